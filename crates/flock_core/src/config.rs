@@ -1,0 +1,393 @@
+//! Flock-wide settings: radii, weights, limits, modes and bounds, with their validation.
+
+use std::fmt;
+
+use crate::math::Vector;
+
+/// How a steering force is limited to `max_force`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum ForceLimit {
+    /// Shorten forces longer than `max_force`, keep shorter ones (Reynolds, Processing, seed 000).
+    #[default]
+    Truncate,
+    /// Give every non-zero force exactly `max_force` (seed 002's Unity port).
+    Rescale,
+}
+
+/// How speed is kept in range after each step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum SpeedMode {
+    /// Every moving boid flies at exactly `max_speed` (seed 002 renormalises each step).
+    Constant,
+    /// Speed stays between `min_speed` and `max_speed`; a boid at rest stays at rest.
+    Clamp {
+        /// The lowest speed of a moving boid, world units per second.
+        min_speed: f32,
+    },
+}
+
+impl Default for SpeedMode {
+    fn default() -> Self {
+        Self::Clamp { min_speed: 0.0 }
+    }
+}
+
+/// What happens at the bounds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum EdgeMode {
+    /// Leave on one side, come back on the other (seed 002; seed 001's WRAP).
+    #[default]
+    Wrap,
+    /// Reflect off the bounds, flipping the velocity component (seed 001's BOUNCE).
+    Bounce,
+    /// No edges: the world is unbounded.
+    Free,
+}
+
+/// Which neighbour index answers the "who is near me" question.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum IndexKind {
+    /// A KD-tree (kiddo), rebuilt every step.
+    #[default]
+    KdTree,
+    /// Every boid against every other: the reference, O(N^2).
+    BruteForce,
+}
+
+/// An axis-aligned rectangle of world space.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Bounds {
+    /// The lowest corner.
+    pub min: Vector,
+    /// The highest corner.
+    pub max: Vector,
+}
+
+impl Bounds {
+    /// Bounds centred on the origin with the given full size.
+    pub fn centered(size: Vector) -> Self {
+        Self {
+            min: -size / 2.0,
+            max: size / 2.0,
+        }
+    }
+
+    /// The full size, `max - min`.
+    pub fn size(&self) -> Vector {
+        self.max - self.min
+    }
+
+    /// The centre point.
+    pub fn center(&self) -> Vector {
+        (self.min + self.max) / 2.0
+    }
+
+    /// Whether `point` lies inside, edges included.
+    pub fn contains(&self, point: Vector) -> bool {
+        point.cmpge(self.min).all() && point.cmple(self.max).all()
+    }
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Self::centered(Vector::new(1280.0, 720.0))
+    }
+}
+
+/// The weight of each flocking rule in the sum of forces.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RuleWeights {
+    /// Weight of separation (steer away from crowding neighbours).
+    pub separation: f32,
+    /// Weight of alignment (steer towards the neighbours' average heading).
+    pub alignment: f32,
+    /// Weight of cohesion (steer towards the neighbours' average position).
+    pub cohesion: f32,
+}
+
+impl Default for RuleWeights {
+    /// Processing's and seed 002's mix: separation 1.5, alignment 1, cohesion 1.
+    fn default() -> Self {
+        Self {
+            separation: 1.5,
+            alignment: 1.0,
+            cohesion: 1.0,
+        }
+    }
+}
+
+/// Everything the kernel needs to know about a flock, in world units and seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FlockConfig {
+    /// Neighbours closer than this push a boid away.
+    pub separation_radius: f32,
+    /// Neighbours closer than this contribute to the average heading.
+    pub alignment_radius: f32,
+    /// Neighbours closer than this contribute to the average position.
+    pub cohesion_radius: f32,
+    /// Default rule weights, for boids that don't bring their own.
+    pub weights: RuleWeights,
+    /// The top speed, world units per second.
+    pub max_speed: f32,
+    /// How speed is kept in range.
+    pub speed_mode: SpeedMode,
+    /// The largest steering force of one rule, world units per second squared (times mass).
+    pub max_force: f32,
+    /// How each rule's force is limited to `max_force`.
+    pub force_limit: ForceLimit,
+    /// Acceleration is force divided by mass.
+    pub mass: f32,
+    /// The full field of view around the heading, in degrees: 360 sees all around (off),
+    /// 180 is seed 001's half-plane in front.
+    pub view_angle_degrees: f32,
+    /// What happens at the bounds.
+    pub edges: EdgeMode,
+    /// The world rectangle the edges apply to.
+    pub bounds: Bounds,
+    /// With wrapping edges, find neighbours across the seam so a flock crossing an edge stays one
+    /// flock. Off reproduces the seeds, which use plain distance.
+    pub wrap_neighbours: bool,
+    /// The neighbour index.
+    pub index: IndexKind,
+}
+
+impl Default for FlockConfig {
+    /// Processing's *Flocking* example, in pixels and seconds at 60 frames per second, in a
+    /// 1280 x 720 world centred on the origin (a default 2D camera's view).
+    fn default() -> Self {
+        Self::processing()
+    }
+}
+
+impl FlockConfig {
+    /// Processing's *Flocking* (max speed 2 and max force 0.03 per frame, separation 25,
+    /// alignment and cohesion 50 pixels, weights 1.5 / 1 / 1), converted to seconds at 60 fps.
+    pub fn processing() -> Self {
+        Self {
+            separation_radius: 25.0,
+            alignment_radius: 50.0,
+            cohesion_radius: 50.0,
+            weights: RuleWeights::default(),
+            max_speed: per_second(2.0),
+            speed_mode: SpeedMode::Clamp { min_speed: 0.0 },
+            max_force: per_second_squared(0.03),
+            force_limit: ForceLimit::Truncate,
+            mass: 1.0,
+            view_angle_degrees: 360.0,
+            edges: EdgeMode::Wrap,
+            bounds: Bounds::default(),
+            wrap_neighbours: true,
+            index: IndexKind::default(),
+        }
+    }
+
+    /// Seed 002's Unity port, second version (max speed 0.02 and max force 0.001 per frame,
+    /// radii 0.4 / 0.8 / 0.8, weights 1.5 / 1 / 1, constant speed, rescaled forces, wrap at
+    /// x = +-10, y = +-5, plain distance), converted to seconds at 60 fps.
+    pub fn unity_port() -> Self {
+        Self {
+            separation_radius: 0.4,
+            alignment_radius: 0.8,
+            cohesion_radius: 0.8,
+            weights: RuleWeights::default(),
+            max_speed: per_second(0.02),
+            speed_mode: SpeedMode::Constant,
+            max_force: per_second_squared(0.001),
+            force_limit: ForceLimit::Rescale,
+            mass: 1.0,
+            view_angle_degrees: 360.0,
+            edges: EdgeMode::Wrap,
+            bounds: Bounds::centered(Vector::new(20.0, 10.0)),
+            wrap_neighbours: false,
+            index: IndexKind::default(),
+        }
+    }
+
+    /// The largest of the three rule radii: how far a neighbour query must reach.
+    pub fn max_radius(&self) -> f32 {
+        self.separation_radius
+            .max(self.alignment_radius)
+            .max(self.cohesion_radius)
+    }
+
+    /// Whether neighbours are found across the seam of a wrapping world.
+    pub fn neighbours_wrap(&self) -> bool {
+        self.edges == EdgeMode::Wrap && self.wrap_neighbours
+    }
+
+    /// Checks every field; the first invalid one is named in the error.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let non_negative = [
+            ("separation_radius", self.separation_radius),
+            ("alignment_radius", self.alignment_radius),
+            ("cohesion_radius", self.cohesion_radius),
+        ];
+        for (field, value) in non_negative {
+            check_finite(field, value)?;
+            if value < 0.0 {
+                return Err(ConfigError::new(field, value, "must not be negative"));
+            }
+        }
+        let weights = [
+            ("weights.separation", self.weights.separation),
+            ("weights.alignment", self.weights.alignment),
+            ("weights.cohesion", self.weights.cohesion),
+        ];
+        for (field, value) in weights {
+            check_finite(field, value)?;
+        }
+        let positive = [
+            ("max_speed", self.max_speed),
+            ("max_force", self.max_force),
+            ("mass", self.mass),
+        ];
+        for (field, value) in positive {
+            check_finite(field, value)?;
+            if value <= 0.0 {
+                return Err(ConfigError::new(field, value, "must be greater than zero"));
+            }
+        }
+        if let SpeedMode::Clamp { min_speed } = self.speed_mode {
+            check_finite("speed_mode.min_speed", min_speed)?;
+            if !(0.0..=self.max_speed).contains(&min_speed) {
+                return Err(ConfigError::new(
+                    "speed_mode.min_speed",
+                    min_speed,
+                    "must be between zero and max_speed",
+                ));
+            }
+        }
+        check_finite("view_angle_degrees", self.view_angle_degrees)?;
+        if !(self.view_angle_degrees > 0.0 && self.view_angle_degrees <= 360.0) {
+            return Err(ConfigError::new(
+                "view_angle_degrees",
+                self.view_angle_degrees,
+                "must be above 0 and at most 360",
+            ));
+        }
+        let corners = [
+            ("bounds.min.x", self.bounds.min.x),
+            ("bounds.min.y", self.bounds.min.y),
+            ("bounds.max.x", self.bounds.max.x),
+            ("bounds.max.y", self.bounds.max.y),
+        ];
+        for (field, value) in corners {
+            check_finite(field, value)?;
+        }
+        let size = self.bounds.size();
+        if size.x <= 0.0 {
+            return Err(ConfigError::new(
+                "bounds",
+                size.x,
+                "has no width: max.x must be greater than min.x",
+            ));
+        }
+        if size.y <= 0.0 {
+            return Err(ConfigError::new(
+                "bounds",
+                size.y,
+                "has no height: max.y must be greater than min.y",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Converts a per-frame speed at 60 frames per second to units per second.
+fn per_second(per_frame: f32) -> f32 {
+    per_frame * 60.0
+}
+
+/// Converts a per-frame-squared force at 60 frames per second to units per second squared.
+fn per_second_squared(per_frame_squared: f32) -> f32 {
+    per_frame_squared * 60.0 * 60.0
+}
+
+fn check_finite(field: &'static str, value: f32) -> Result<(), ConfigError> {
+    if value.is_finite() {
+        Ok(())
+    } else {
+        Err(ConfigError::new(field, value, "must be a finite number"))
+    }
+}
+
+/// An invalid [`FlockConfig`] field: which one, its value and why it is refused.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConfigError {
+    /// The field's path, e.g. `max_speed` or `bounds.min.x`.
+    pub field: &'static str,
+    /// The refused value.
+    pub value: f32,
+    /// What the value must be.
+    pub reason: &'static str,
+}
+
+impl ConfigError {
+    fn new(field: &'static str, value: f32, reason: &'static str) -> Self {
+        Self {
+            field,
+            value,
+            reason,
+        }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "invalid flock setting `{}` = {}: {}",
+            self.field, self.value, self.reason
+        )
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_are_valid() {
+        assert_eq!(FlockConfig::processing().validate(), Ok(()));
+        assert_eq!(FlockConfig::unity_port().validate(), Ok(()));
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let mut config = FlockConfig::default();
+        config.max_speed = f32::NAN;
+        assert_eq!(config.validate().unwrap_err().field, "max_speed");
+
+        let mut config = FlockConfig::default();
+        config.cohesion_radius = -1.0;
+        assert_eq!(config.validate().unwrap_err().field, "cohesion_radius");
+
+        let mut config = FlockConfig::default();
+        config.speed_mode = SpeedMode::Clamp {
+            min_speed: config.max_speed + 1.0,
+        };
+        assert_eq!(config.validate().unwrap_err().field, "speed_mode.min_speed");
+
+        let mut config = FlockConfig::default();
+        config.bounds.max.y = config.bounds.min.y;
+        let error = config.validate().unwrap_err();
+        assert_eq!(error.field, "bounds");
+        assert!(error.to_string().contains("no height"));
+    }
+}

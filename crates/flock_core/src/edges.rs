@@ -1,0 +1,114 @@
+//! What happens at the bounds: wrap around or bounce back.
+
+use crate::config::{Bounds, EdgeMode};
+use crate::math::Vector;
+
+/// Applies the edge rule to every boid.
+pub fn apply_edges(
+    mode: EdgeMode,
+    bounds: &Bounds,
+    positions: &mut [Vector],
+    velocities: &mut [Vector],
+) {
+    for (position, velocity) in positions.iter_mut().zip(velocities.iter_mut()) {
+        apply_edge(mode, bounds, position, velocity);
+    }
+}
+
+/// Applies the edge rule to one boid.
+#[inline]
+pub fn apply_edge(mode: EdgeMode, bounds: &Bounds, position: &mut Vector, velocity: &mut Vector) {
+    match mode {
+        EdgeMode::Wrap => *position = wrap_point(*position, bounds),
+        EdgeMode::Bounce => bounce(position, velocity, bounds),
+        EdgeMode::Free => {}
+    }
+}
+
+/// The point inside `bounds` that `point` stands for in a wrapping world.
+///
+/// Uses the remainder rather than seed 002's "jump to the opposite edge", so a boid that moved
+/// past an edge keeps its overshoot and a far-out point still lands inside.
+pub fn wrap_point(point: Vector, bounds: &Bounds) -> Vector {
+    Vector::new(
+        wrap_coordinate(point.x, bounds.min.x, bounds.max.x),
+        wrap_coordinate(point.y, bounds.min.y, bounds.max.y),
+    )
+}
+
+fn wrap_coordinate(value: f32, min: f32, max: f32) -> f32 {
+    if (min..=max).contains(&value) {
+        return value;
+    }
+    let size = max - min;
+    let offset = (value - min).rem_euclid(size);
+    // `rem_euclid` of a tiny negative number rounds up to `size` itself.
+    if offset >= size {
+        min
+    } else {
+        (min + offset).min(max)
+    }
+}
+
+/// Reflects a boid that left the bounds back in, pointing its velocity inwards (seed 001).
+fn bounce(position: &mut Vector, velocity: &mut Vector, bounds: &Bounds) {
+    if position.x < bounds.min.x {
+        position.x = 2.0 * bounds.min.x - position.x;
+        velocity.x = velocity.x.abs();
+    } else if position.x > bounds.max.x {
+        position.x = 2.0 * bounds.max.x - position.x;
+        velocity.x = -velocity.x.abs();
+    }
+    if position.y < bounds.min.y {
+        position.y = 2.0 * bounds.min.y - position.y;
+        velocity.y = velocity.y.abs();
+    } else if position.y > bounds.max.y {
+        position.y = 2.0 * bounds.max.y - position.y;
+        velocity.y = -velocity.y.abs();
+    }
+    // An overshoot larger than the whole world would reflect out the other side.
+    *position = position.clamp(bounds.min, bounds.max);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bounds() -> Bounds {
+        Bounds::centered(Vector::new(20.0, 10.0))
+    }
+
+    #[test]
+    fn wrap_keeps_the_overshoot() {
+        let wrapped = wrap_point(Vector::new(10.5, -5.25), &bounds());
+        assert!((wrapped - Vector::new(-9.5, 4.75)).length() < 1e-5);
+    }
+
+    #[test]
+    fn wrap_lands_inside_for_tiny_and_huge_overshoots() {
+        for point in [
+            Vector::new(-10.0 - 1e-7, 0.0),
+            Vector::new(1e6, -1e6),
+            Vector::new(10.0 + 1e-6, 5.0 + 1e-6),
+        ] {
+            assert!(bounds().contains(wrap_point(point, &bounds())), "{point}");
+        }
+    }
+
+    #[test]
+    fn bounce_reflects_position_and_velocity() {
+        let mut position = Vector::new(10.5, -5.5);
+        let mut velocity = Vector::new(2.0, -1.0);
+        apply_edge(EdgeMode::Bounce, &bounds(), &mut position, &mut velocity);
+        assert!((position - Vector::new(9.5, -4.5)).length() < 1e-5);
+        assert_eq!(velocity, Vector::new(-2.0, 1.0));
+    }
+
+    #[test]
+    fn free_edges_change_nothing() {
+        let mut position = Vector::new(50.0, 50.0);
+        let mut velocity = Vector::new(1.0, 1.0);
+        apply_edge(EdgeMode::Free, &bounds(), &mut position, &mut velocity);
+        assert_eq!((position, velocity), (Vector::new(50.0, 50.0), Vector::ONE));
+    }
+}

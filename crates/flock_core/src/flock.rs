@@ -1,0 +1,119 @@
+//! A whole flock in contiguous buffers, stepped by the kernel: for the command line, benchmarks
+//! and tests. The Bevy plugin runs the same functions on buffers copied out of the ECS.
+
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+
+use crate::config::{FlockConfig, RuleWeights};
+use crate::edges::apply_edges;
+use crate::index::{AnyIndex, NeighbourIndex};
+use crate::integrate::integrate;
+use crate::math::Vector;
+use crate::rules::{StepConstants, compute_forces};
+
+/// Positions, velocities and weights of a flock (structure of arrays) plus the reusable
+/// buffers one step needs.
+#[derive(Debug, Default)]
+pub struct Flock {
+    positions: Vec<Vector>,
+    velocities: Vec<Vector>,
+    weights: Vec<RuleWeights>,
+    forces: Vec<Vector>,
+    index: AnyIndex,
+}
+
+impl Flock {
+    /// A flock from positions and velocities, every boid with the config's default weights.
+    ///
+    /// # Panics
+    /// If the slices differ in length.
+    pub fn new(positions: Vec<Vector>, velocities: Vec<Vector>, config: &FlockConfig) -> Self {
+        assert_eq!(positions.len(), velocities.len(), "one velocity per boid");
+        let count = positions.len();
+        Self {
+            positions,
+            velocities,
+            weights: vec![config.weights; count],
+            forces: vec![Vector::ZERO; count],
+            index: AnyIndex::new(config.index),
+        }
+    }
+
+    /// `count` boids placed uniformly in the bounds with random headings at max speed, from
+    /// `seed`: the same seed gives the same flock.
+    pub fn random(count: usize, config: &FlockConfig, seed: u64) -> Self {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let bounds = config.bounds;
+        let (positions, velocities) = (0..count)
+            .map(|_| {
+                let position = Vector::new(
+                    rng.random_range(bounds.min.x..=bounds.max.x),
+                    rng.random_range(bounds.min.y..=bounds.max.y),
+                );
+                let angle = rng.random_range(0.0..std::f32::consts::TAU);
+                (position, Vector::from_angle(angle) * config.max_speed)
+            })
+            .unzip();
+        Self::new(positions, velocities, config)
+    }
+
+    /// The boids' positions.
+    pub fn positions(&self) -> &[Vector] {
+        &self.positions
+    }
+
+    /// The boids' velocities.
+    pub fn velocities(&self) -> &[Vector] {
+        &self.velocities
+    }
+
+    /// The flocking forces of the last step (before division by mass).
+    pub fn forces(&self) -> &[Vector] {
+        &self.forces
+    }
+
+    /// The per-boid rule weights, to change a boid's mix.
+    pub fn weights_mut(&mut self) -> &mut [RuleWeights] {
+        &mut self.weights
+    }
+
+    /// How many boids there are.
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// Whether there are no boids.
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// One synchronous step of `dt` seconds: every force from the same snapshot, then
+    /// integration, then edges.
+    pub fn step(&mut self, config: &FlockConfig, dt: f32) {
+        let constants = StepConstants::new(config);
+        self.index.set_kind(config.index);
+        self.index.rebuild(&self.positions, &constants.space);
+        compute_forces(
+            &self.index,
+            &constants,
+            &self.positions,
+            &self.velocities,
+            &self.weights,
+            &mut self.forces,
+        );
+        for ((position, velocity), force) in self
+            .positions
+            .iter_mut()
+            .zip(self.velocities.iter_mut())
+            .zip(&self.forces)
+        {
+            integrate(config, dt, position, velocity, *force / config.mass);
+        }
+        apply_edges(
+            config.edges,
+            &config.bounds,
+            &mut self.positions,
+            &mut self.velocities,
+        );
+    }
+}

@@ -1,0 +1,58 @@
+//! A KD-tree index on kiddo, rebuilt from scratch every step.
+
+use kiddo::{ImmutableKdTree, SquaredEuclidean};
+
+use super::NeighbourIndex;
+use crate::math::Vector;
+use crate::space::Space;
+
+/// A KD-tree (kiddo's immutable tree) over the snapshot. Periodic spaces are searched by
+/// querying the images of the query point that the radius reaches across the seams.
+#[derive(Default)]
+pub struct KdTree {
+    tree: Option<ImmutableKdTree<f32, 2>>,
+    space: Option<Space>,
+    points: Vec<[f32; 2]>,
+}
+
+impl std::fmt::Debug for KdTree {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KdTree")
+            .field("len", &self.points.len())
+            .field("space", &self.space)
+            .finish()
+    }
+}
+
+impl NeighbourIndex for KdTree {
+    fn rebuild(&mut self, positions: &[Vector], space: &Space) {
+        self.points.clear();
+        self.points.extend(positions.iter().map(|p| p.to_array()));
+        self.space = Some(*space);
+        // kiddo refuses to build over no points; an empty flock simply has no tree.
+        self.tree = if self.points.is_empty() {
+            None
+        } else {
+            ImmutableKdTree::new_from_slice(&self.points).ok()
+        };
+    }
+
+    fn candidates(&self, point: Vector, radius: f32, out: &mut Vec<u32>) {
+        out.clear();
+        let (Some(tree), Some(space)) = (&self.tree, &self.space) else {
+            return;
+        };
+        let mut images = [Vector::ZERO; 9];
+        let image_count = space.query_images(point, radius, &mut images);
+        for image in &images[..image_count] {
+            tree.query(&image.to_array())
+                .within::<SquaredEuclidean<f32>>(radius * radius)
+                .unsorted()
+                .visit(|found| out.push(found.item));
+        }
+        // Sorted candidates make the sum of forces independent of the tree's traversal order;
+        // dedup drops a boid reached through two images in a world smaller than the radius.
+        out.sort_unstable();
+        out.dedup();
+    }
+}

@@ -1,0 +1,82 @@
+//! Neighbour indexes: who might be within a radius of a point.
+//!
+//! An index answers with *candidates*, a superset of the boids within the radius; the kernel
+//! measures each candidate itself, so every index yields exactly the same neighbour sets and,
+//! because candidates come sorted, the same forces bit for bit.
+
+mod brute;
+mod kdtree;
+
+pub use brute::BruteForce;
+pub use kdtree::KdTree;
+
+use crate::config::IndexKind;
+use crate::math::Vector;
+use crate::space::Space;
+
+/// A spatial index over one snapshot of positions.
+pub trait NeighbourIndex {
+    /// Rebuilds the index over `positions` (a boid's index is its position in the slice).
+    fn rebuild(&mut self, positions: &[Vector], space: &Space);
+
+    /// Replaces `out` with the indexes of every boid that may lie within `radius` of `point`
+    /// (across the seams in a periodic space), in ascending order and without repeats.
+    /// It may contain farther boids; it never misses a nearer one.
+    fn candidates(&self, point: Vector, radius: f32, out: &mut Vec<u32>);
+}
+
+/// One of the built-in indexes, chosen at run time by [`IndexKind`].
+#[derive(Debug)]
+pub enum AnyIndex {
+    /// See [`KdTree`].
+    KdTree(KdTree),
+    /// See [`BruteForce`].
+    BruteForce(BruteForce),
+}
+
+impl AnyIndex {
+    /// An empty index of the given kind.
+    pub fn new(kind: IndexKind) -> Self {
+        match kind {
+            IndexKind::KdTree => Self::KdTree(KdTree::default()),
+            IndexKind::BruteForce => Self::BruteForce(BruteForce::default()),
+        }
+    }
+
+    /// Which kind this is.
+    pub fn kind(&self) -> IndexKind {
+        match self {
+            Self::KdTree(_) => IndexKind::KdTree,
+            Self::BruteForce(_) => IndexKind::BruteForce,
+        }
+    }
+
+    /// Switches to `kind` if it differs (the next rebuild fills the new one).
+    pub fn set_kind(&mut self, kind: IndexKind) {
+        if self.kind() != kind {
+            *self = Self::new(kind);
+        }
+    }
+}
+
+impl Default for AnyIndex {
+    fn default() -> Self {
+        Self::new(IndexKind::default())
+    }
+}
+
+impl NeighbourIndex for AnyIndex {
+    fn rebuild(&mut self, positions: &[Vector], space: &Space) {
+        match self {
+            Self::KdTree(index) => index.rebuild(positions, space),
+            Self::BruteForce(index) => index.rebuild(positions, space),
+        }
+    }
+
+    fn candidates(&self, point: Vector, radius: f32, out: &mut Vec<u32>) {
+        match self {
+            Self::KdTree(index) => index.candidates(point, radius, out),
+            Self::BruteForce(index) => index.candidates(point, radius, out),
+        }
+    }
+}

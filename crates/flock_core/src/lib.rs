@@ -1,0 +1,49 @@
+//! The engine-free kernel of `bevy_flock`: Craig Reynolds' boids over plain slices.
+//!
+//! The kernel works on contiguous buffers (structure of arrays): one slice of positions, one of
+//! velocities, one of per-boid rule weights. One step is
+//!
+//! 1. build a [`NeighbourIndex`] over the positions,
+//! 2. [`compute_forces`]: for every boid, one pass over its neighbours gives separation,
+//!    alignment and cohesion (seed 002's merged pass), each rule with its own radius and weight,
+//!    every boid reading the same snapshot,
+//! 3. [`integrate`]: velocity, speed limits, position,
+//! 4. [`apply_edges`]: wrap or bounce at the bounds.
+//!
+//! [`Flock`] bundles the buffers and runs these four in order; the Bevy plugin calls the same
+//! functions on buffers it copies out of the ECS.
+//!
+//! Units are world units and seconds. With `dt = 1` the kernel reproduces the per-frame formulas
+//! of the source documents exactly.
+//!
+//! ```
+//! use flock_core::{Flock, FlockConfig};
+//!
+//! let config = FlockConfig::default();
+//! let mut flock = Flock::random(100, &config, 7);
+//! for _ in 0..10 {
+//!     flock.step(&config, 1.0 / 60.0);
+//! }
+//! assert!(flock.positions().iter().all(|p| config.bounds.contains(*p)));
+//! ```
+#![warn(missing_docs)]
+
+mod config;
+mod edges;
+mod flock;
+pub mod index;
+mod integrate;
+mod math;
+mod rules;
+mod space;
+
+pub use config::{
+    Bounds, ConfigError, EdgeMode, FlockConfig, ForceLimit, IndexKind, RuleWeights, SpeedMode,
+};
+pub use edges::{apply_edge, apply_edges, wrap_point};
+pub use flock::Flock;
+pub use index::{AnyIndex, BruteForce, KdTree, NeighbourIndex};
+pub use integrate::{integrate, limit_speed};
+pub use math::{Vector, limit_force};
+pub use rules::{RuleForces, StepConstants, compute_forces, flocking_force, rule_forces};
+pub use space::Space;
