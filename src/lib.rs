@@ -1,1 +1,34 @@
+#![doc = include_str!("../README.md")]
+#![warn(missing_docs)]
 
+mod clock;
+mod components;
+mod motion;
+mod plugin;
+mod prefab;
+mod rng;
+mod settings;
+mod spawn;
+mod steer;
+
+pub use clock::FlockClock;
+pub use components::{Acceleration, Boid, SteeringWeights, Velocity};
+pub use plugin::{BoidsPlugin, FlockSystems};
+pub use prefab::{BoidColors, BoidPrefab, PrefabStyled};
+pub use rng::FlockRng;
+pub use settings::{ActiveFlockSettings, BoundsSource, FlockCamera, FlockSettings};
+pub use spawn::{ClickToSpawn, CursorWorldPosition, Placement, SpawnBoids, spawn_boids};
+pub use steer::FlockBuffers;
+
+/// The kernel, re-exported: settings types, indexes and the step functions.
+pub use flock_core;
+
+/// Everything a typical app needs: `use bevy_flock::prelude::*;`.
+pub mod prelude {
+    pub use crate::{
+        Acceleration, Boid, BoidColors, BoidPrefab, BoidsPlugin, BoundsSource, ClickToSpawn,
+        FlockCamera, FlockClock, FlockRng, FlockSettings, FlockSystems, Placement, SpawnBoids,
+        SteeringWeights, Velocity,
+    };
+    pub use flock_core::{EdgeMode, FlockConfig, ForceLimit, IndexKind, RuleWeights, SpeedMode};
+}

@@ -217,6 +217,22 @@ impl FlockConfig {
         }
     }
 
+    /// The same flock in other length units: radii, speeds, forces and bounds multiplied by
+    /// `units_per_unit` (e.g. 72 to show seed 002's 10-unit-high world 720 pixels high).
+    pub fn scaled(mut self, units_per_unit: f32) -> Self {
+        self.separation_radius *= units_per_unit;
+        self.alignment_radius *= units_per_unit;
+        self.cohesion_radius *= units_per_unit;
+        self.max_speed *= units_per_unit;
+        self.max_force *= units_per_unit;
+        if let SpeedMode::Clamp { min_speed } = &mut self.speed_mode {
+            *min_speed *= units_per_unit;
+        }
+        self.bounds.min *= units_per_unit;
+        self.bounds.max *= units_per_unit;
+        self
+    }
+
     /// The largest of the three rule radii: how far a neighbour query must reach.
     pub fn max_radius(&self) -> f32 {
         self.separation_radius
@@ -369,13 +385,29 @@ mod tests {
     }
 
     #[test]
+    fn scaling_changes_units_not_behaviour() {
+        let seed = FlockConfig::unity_port();
+        let pixels = seed.scaled(72.0);
+        assert_eq!(pixels.bounds.size(), Vector::new(1440.0, 720.0));
+        assert!((pixels.separation_radius - 28.8).abs() < 1e-4);
+        assert!(
+            (pixels.max_speed / pixels.max_force - seed.max_speed / seed.max_force).abs() < 1e-6
+        );
+        assert_eq!(pixels.weights, seed.weights);
+    }
+
+    #[test]
     fn errors_name_the_field() {
-        let mut config = FlockConfig::default();
-        config.max_speed = f32::NAN;
+        let config = FlockConfig {
+            max_speed: f32::NAN,
+            ..FlockConfig::default()
+        };
         assert_eq!(config.validate().unwrap_err().field, "max_speed");
 
-        let mut config = FlockConfig::default();
-        config.cohesion_radius = -1.0;
+        let config = FlockConfig {
+            cohesion_radius: -1.0,
+            ..FlockConfig::default()
+        };
         assert_eq!(config.validate().unwrap_err().field, "cohesion_radius");
 
         let mut config = FlockConfig::default();

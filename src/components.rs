@@ -1,0 +1,62 @@
+//! The components of a boid.
+
+use bevy::prelude::*;
+use flock_core::RuleWeights;
+
+/// Marks an entity as a boid of the flock. Spawning it brings the rest: a [`Transform`] (the
+/// position is its translation), [`Velocity`], [`Acceleration`] and [`SteeringWeights`].
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_flock::prelude::*;
+///
+/// fn spawn_one(mut commands: Commands) {
+///     commands.spawn((
+///         Boid,
+///         Transform::from_xyz(10.0, 20.0, 0.0),
+///         Velocity(Vec2::new(50.0, 0.0)),
+///     ));
+/// }
+/// # bevy::ecs::system::assert_is_system(spawn_one);
+/// ```
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[reflect(Component, Debug, PartialEq, Default)]
+#[require(Transform, Velocity, Acceleration, SteeringWeights)]
+pub struct Boid;
+
+/// A boid's velocity, world units per second.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
+#[reflect(Component, Debug, PartialEq, Default)]
+pub struct Velocity(pub Vec2);
+
+/// The acceleration to apply in the next integration, world units per second squared.
+///
+/// The steering step adds the flock's force (divided by mass) to it; your own systems may add
+/// more between [`FlockSystems::Steer`](crate::FlockSystems::Steer) and
+/// [`FlockSystems::Integrate`](crate::FlockSystems::Integrate). Integration consumes it and resets
+/// it to zero, as Processing's `acceleration.mult(0)` does.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
+#[reflect(Component, Debug, PartialEq, Default)]
+pub struct Acceleration(pub Vec2);
+
+/// How strongly a boid follows each flocking rule.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default)]
+#[reflect(Component, Debug, PartialEq, Default)]
+pub enum SteeringWeights {
+    /// Use the flock's default weights ([`FlockConfig::weights`](flock_core::FlockConfig)), and
+    /// follow them when the settings change.
+    #[default]
+    FlockDefault,
+    /// This boid's own weights.
+    Custom(RuleWeights),
+}
+
+impl SteeringWeights {
+    /// The weights in force for this boid given the flock's defaults.
+    pub fn resolve(&self, flock_default: &RuleWeights) -> RuleWeights {
+        match self {
+            Self::FlockDefault => *flock_default,
+            Self::Custom(weights) => *weights,
+        }
+    }
+}

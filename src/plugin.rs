@@ -1,0 +1,157 @@
+//! `BoidsPlugin`: the system sets, their order and the resources they share.
+
+use bevy::ecs::intern::Interned;
+use bevy::ecs::schedule::ScheduleLabel;
+use bevy::prelude::*;
+
+use crate::clock::{FlockClock, flock_is_stepping, tick_clock};
+use crate::components::{Acceleration, Boid, SteeringWeights, Velocity};
+use crate::motion::{apply_boid_edges, face_velocity, integrate_boids};
+use crate::prefab::{BoidPrefab, PrefabStyled, restyle_boids, style_new_boid};
+use crate::rng::FlockRng;
+use crate::settings::{
+    ActiveFlockSettings, FlockCamera, FlockSettings, follow_camera_bounds, validate_settings,
+};
+use crate::spawn::{ClickToSpawn, CursorWorldPosition, spawn_on_click, track_cursor};
+use crate::steer::{FlockBuffers, build_index, snapshot_boids, steer_boids};
+
+/// The flock's systems, in the order they run (chained) in the plugin's schedule
+/// (`FixedUpdate` unless chosen otherwise with [`BoidsPlugin::new`]). They run only on ticks
+/// where the [`FlockClock`] is not paused. Order your own systems around them:
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_flock::prelude::*;
+///
+/// fn gravity(mut boids: Query<&mut Acceleration, With<Boid>>) {
+///     for mut acceleration in &mut boids {
+///         acceleration.y -= 9.8;
+///     }
+/// }
+///
+/// App::new().add_systems(
+///     FixedUpdate,
+///     gravity.after(FlockSystems::Steer).before(FlockSystems::Integrate),
+/// );
+/// ```
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FlockSystems {
+    /// Copies every boid's position, velocity and weights into contiguous buffers.
+    Snapshot,
+    /// Rebuilds the neighbour index over the snapshot.
+    Index,
+    /// Computes each boid's flocking force from the snapshot and adds it, divided by mass, to
+    /// its [`Acceleration`]. Add your own forces after this set.
+    Steer,
+    /// Velocity from acceleration, speed limits, position from velocity; resets acceleration.
+    Integrate,
+    /// Wraps or bounces boids at the bounds.
+    Edges,
+    /// Turns each boid's transform to face its velocity.
+    TransformSync,
+}
+
+/// Boids in one line: `app.add_plugins(BoidsPlugin::default())`.
+///
+/// Registers the components, inserts the resources ([`FlockSettings`], [`BoidPrefab`],
+/// [`FlockRng`], [`FlockClock`], [`ClickToSpawn`]; ones you inserted before are kept) and runs
+/// [`FlockSystems`] in `FixedUpdate`.
+#[derive(Debug, Clone)]
+pub struct BoidsPlugin {
+    schedule: Interned<dyn ScheduleLabel>,
+    seed: u64,
+}
+
+impl Default for BoidsPlugin {
+    fn default() -> Self {
+        Self::new(FixedUpdate)
+    }
+}
+
+impl BoidsPlugin {
+    /// The plugin with its simulation in `schedule` (`FixedUpdate` by default; the step uses
+    /// that schedule's `Time`).
+    pub fn new(schedule: impl ScheduleLabel) -> Self {
+        Self {
+            schedule: schedule.intern(),
+            seed: 0,
+        }
+    }
+
+    /// Seeds the flock's random number generator (0 by default), so a run can be replayed.
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+}
+
+impl Plugin for BoidsPlugin {
+    fn build(&self, app: &mut App) {
+        app.register_type::<Boid>()
+            .register_type::<Velocity>()
+            .register_type::<Acceleration>()
+            .register_type::<SteeringWeights>()
+            .register_type::<PrefabStyled>()
+            .register_type::<FlockCamera>()
+            .register_type::<FlockSettings>()
+            .register_type::<BoidPrefab>()
+            .register_type::<FlockClock>()
+            .register_type::<ClickToSpawn>()
+            .register_type::<CursorWorldPosition>()
+            .init_resource::<FlockSettings>()
+            .init_resource::<ActiveFlockSettings>()
+            .init_resource::<BoidPrefab>()
+            .init_resource::<FlockClock>()
+            .init_resource::<ClickToSpawn>()
+            .init_resource::<CursorWorldPosition>()
+            .init_resource::<FlockBuffers>()
+            .insert_resource(FlockRng::new(self.seed))
+            .add_observer(style_new_boid);
+
+        // Validate settings set before the first frame, so the first step already uses them.
+        let settings = app.world().resource::<FlockSettings>().clone();
+        if let Err(error) = settings.config.validate() {
+            error!("{error}; using the default settings until valid ones are set");
+        } else {
+            app.insert_resource(ActiveFlockSettings(settings));
+        }
+
+        app.add_systems(
+            Update,
+            (
+                follow_camera_bounds,
+                track_cursor,
+                spawn_on_click.after(track_cursor),
+                restyle_boids,
+            ),
+        );
+
+        app.configure_sets(
+            self.schedule,
+            (
+                FlockSystems::Snapshot,
+                FlockSystems::Index,
+                FlockSystems::Steer,
+                FlockSystems::Integrate,
+                FlockSystems::Edges,
+                FlockSystems::TransformSync,
+            )
+                .chain()
+                .run_if(flock_is_stepping),
+        )
+        .add_systems(
+            self.schedule,
+            (
+                (validate_settings, tick_clock)
+                    .chain()
+                    .before(FlockSystems::Snapshot),
+                snapshot_boids.in_set(FlockSystems::Snapshot),
+                build_index.in_set(FlockSystems::Index),
+                steer_boids.in_set(FlockSystems::Steer),
+                integrate_boids.in_set(FlockSystems::Integrate),
+                apply_boid_edges.in_set(FlockSystems::Edges),
+                face_velocity.in_set(FlockSystems::TransformSync),
+            ),
+        );
+    }
+}

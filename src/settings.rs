@@ -1,0 +1,110 @@
+//! The flock-wide settings resource, and the validated copy the systems run on.
+
+use bevy::prelude::*;
+use flock_core::FlockConfig;
+
+/// Flock-wide settings: the kernel's [`FlockConfig`] (radii, weights, speeds, force, view angle,
+/// speed, force and edge modes, bounds, index) plus where the bounds come from and the count cap.
+///
+/// Change it at any time. Every change is validated: an invalid value is logged once, naming
+/// the field, and the flock keeps running on the last valid settings.
+#[derive(Resource, Reflect, Debug, Clone, PartialEq)]
+#[reflect(Resource, Debug, PartialEq, Default)]
+pub struct FlockSettings {
+    /// The kernel's settings.
+    pub config: FlockConfig,
+    /// Whether `config.bounds` stays as set or follows the camera's view.
+    pub bounds_source: BoundsSource,
+    /// The most boids the spawning helpers and click-to-spawn will create.
+    pub max_boids: usize,
+}
+
+impl Default for FlockSettings {
+    fn default() -> Self {
+        Self {
+            config: FlockConfig::default(),
+            bounds_source: BoundsSource::default(),
+            max_boids: 10_000,
+        }
+    }
+}
+
+impl FlockSettings {
+    /// Settings around a kernel configuration, with fixed bounds and the default cap.
+    pub fn from_config(config: FlockConfig) -> Self {
+        Self {
+            config,
+            ..default()
+        }
+    }
+}
+
+/// Where the flock's bounds come from.
+#[derive(Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[reflect(Debug, PartialEq, Default)]
+pub enum BoundsSource {
+    /// `FlockConfig::bounds` as set.
+    #[default]
+    Fixed,
+    /// The area the 2D camera shows (the camera marked [`FlockCamera`], or else the only
+    /// `Camera2d`): resize the window and the flock stays on screen.
+    FollowCamera,
+}
+
+/// Marks the camera whose view the bounds follow when there is more than one 2D camera.
+#[derive(Component, Reflect, Debug, Clone, Copy, Default)]
+#[reflect(Component, Debug, Default)]
+pub struct FlockCamera;
+
+/// The last valid [`FlockSettings`]: what the simulation actually runs on.
+#[derive(Resource, Debug, Clone, PartialEq, Default)]
+pub struct ActiveFlockSettings(pub FlockSettings);
+
+/// Copies changed settings into [`ActiveFlockSettings`] if they are valid; logs the first
+/// invalid field otherwise, once per change.
+pub(crate) fn validate_settings(
+    settings: Res<FlockSettings>,
+    mut active: ResMut<ActiveFlockSettings>,
+) {
+    if !settings.is_changed() || *settings == active.0 {
+        return;
+    }
+    match settings.config.validate() {
+        Ok(()) if settings.max_boids > 0 => active.0 = settings.clone(),
+        Ok(()) => error!(
+            "invalid flock setting `max_boids` = 0: must be at least 1; keeping the last valid settings"
+        ),
+        Err(error) => error!("{error}; keeping the last valid settings"),
+    }
+}
+
+/// Keeps the bounds on the camera's visible area when they follow the camera.
+pub(crate) fn follow_camera_bounds(
+    mut settings: ResMut<FlockSettings>,
+    cameras: Query<(&GlobalTransform, &Projection, Has<FlockCamera>), With<Camera2d>>,
+) {
+    if settings.bounds_source != BoundsSource::FollowCamera {
+        return;
+    }
+    let chosen = cameras
+        .iter()
+        .find(|(_, _, marked)| *marked)
+        .or_else(|| cameras.single().ok());
+    let Some((transform, Projection::Orthographic(projection), _)) = chosen else {
+        return;
+    };
+    let area = projection.area;
+    if area.width() <= 0.0 || area.height() <= 0.0 {
+        // The projection has not been sized to a window yet.
+        return;
+    }
+    let centre = transform.translation().truncate();
+    let bounds = flock_core::Bounds {
+        min: area.min + centre,
+        max: area.max + centre,
+    };
+    // Only write on a real change, so change detection means "the user or the window moved".
+    if settings.config.bounds != bounds {
+        settings.config.bounds = bounds;
+    }
+}

@@ -1,0 +1,146 @@
+//! Spawning boids: a command for N at once, and a click that adds one at the cursor.
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use rand::RngExt;
+
+use crate::components::{Boid, Velocity};
+use crate::rng::FlockRng;
+use crate::settings::FlockSettings;
+
+/// Where [`SpawnBoids`] places new boids.
+#[derive(Reflect, Debug, Clone, Copy, PartialEq)]
+pub enum Placement {
+    /// Uniformly at random inside the flock's bounds.
+    RandomInBounds,
+    /// All at one point (seed 002 starts its flock at the origin); headings still differ.
+    At(Vec2),
+}
+
+/// A command that spawns `count` boids with random headings at max speed, without going over
+/// [`FlockSettings::max_boids`]; reaching the cap is logged once per command.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_flock::prelude::*;
+///
+/// fn setup(mut commands: Commands) {
+///     commands.queue(SpawnBoids::new(150, Placement::At(Vec2::ZERO)));
+/// }
+/// # bevy::ecs::system::assert_is_system(setup);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SpawnBoids {
+    /// How many boids to spawn.
+    pub count: usize,
+    /// Where to put them.
+    pub placement: Placement,
+}
+
+impl SpawnBoids {
+    /// `count` boids placed by `placement`.
+    pub fn new(count: usize, placement: Placement) -> Self {
+        Self { count, placement }
+    }
+}
+
+impl Command for SpawnBoids {
+    type Out = ();
+
+    fn apply(self, world: &mut World) {
+        spawn_boids(world, self.count, self.placement);
+    }
+}
+
+/// Spawns up to `count` boids now and returns their entities (fewer when the cap is reached).
+pub fn spawn_boids(world: &mut World, count: usize, placement: Placement) -> Vec<Entity> {
+    let settings = world.get_resource_or_init::<FlockSettings>().clone();
+    let existing = world.query_filtered::<(), With<Boid>>().iter(world).count();
+    let room = settings.max_boids.saturating_sub(existing);
+    if count > room {
+        info!(
+            "boid cap of {} reached: spawning {room} of {count} requested boids",
+            settings.max_boids
+        );
+    }
+    let config = settings.config;
+    let mut rng = world.get_resource_or_init::<FlockRng>();
+    let new_boids: Vec<_> = (0..count.min(room))
+        .map(|_| {
+            let rng = rng.rng();
+            let position = match placement {
+                Placement::RandomInBounds => Vec2::new(
+                    rng.random_range(config.bounds.min.x..=config.bounds.max.x),
+                    rng.random_range(config.bounds.min.y..=config.bounds.max.y),
+                ),
+                Placement::At(point) => point,
+            };
+            let heading = Vec2::from_angle(rng.random_range(0.0..std::f32::consts::TAU));
+            (
+                Boid,
+                Transform::from_translation(position.extend(0.0)),
+                Velocity(heading * config.max_speed),
+            )
+        })
+        .collect();
+    world.spawn_batch(new_boids).collect()
+}
+
+/// Whether a click adds a boid at the cursor (seed 002), and with which button.
+#[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq, Eq)]
+#[reflect(Resource, Debug)]
+pub struct ClickToSpawn {
+    /// Off: clicks are left to the app.
+    pub enabled: bool,
+    /// The button that spawns.
+    pub button: MouseButton,
+}
+
+impl Default for ClickToSpawn {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            button: MouseButton::Left,
+        }
+    }
+}
+
+/// Where the mouse cursor is in world space, if it is over the primary window. Kept up to date
+/// from the primary window and the 2D camera; tests and other input sources may set it.
+#[derive(Resource, Reflect, Debug, Clone, Copy, Default, PartialEq)]
+#[reflect(Resource, Debug, Default)]
+pub struct CursorWorldPosition(pub Option<Vec2>);
+
+/// Projects the primary window's cursor through the 2D camera into the world.
+pub(crate) fn track_cursor(
+    mut cursor: ResMut<CursorWorldPosition>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    cameras: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
+) {
+    let (Ok(window), Ok((camera, camera_transform))) = (windows.single(), cameras.single()) else {
+        // Headless, or more than one 2D camera: leave the position to whoever sets it.
+        return;
+    };
+    let position = window
+        .cursor_position()
+        .and_then(|screen| camera.viewport_to_world_2d(camera_transform, screen).ok());
+    if cursor.0 != position {
+        cursor.0 = position;
+    }
+}
+
+/// Adds one boid at the cursor when the spawn button is pressed.
+pub(crate) fn spawn_on_click(
+    mut commands: Commands,
+    click: Res<ClickToSpawn>,
+    buttons: Option<Res<ButtonInput<MouseButton>>>,
+    cursor: Res<CursorWorldPosition>,
+) {
+    let Some(buttons) = buttons else { return };
+    if !click.enabled || !buttons.just_pressed(click.button) {
+        return;
+    }
+    if let Some(position) = cursor.0 {
+        commands.queue(SpawnBoids::new(1, Placement::At(position)));
+    }
+}

@@ -1,0 +1,98 @@
+//! Snapshot, index and steer: from boid entities to flocking forces.
+
+use bevy::prelude::*;
+use flock_core::{AnyIndex, NeighbourIndex, RuleWeights, StepConstants, compute_forces};
+
+use crate::components::{Acceleration, Boid, SteeringWeights, Velocity};
+use crate::settings::ActiveFlockSettings;
+
+/// The contiguous buffers one step works on: a snapshot of every boid, the neighbour index
+/// built over it, and the forces computed from it. Kept between steps so nothing is
+/// reallocated once the flock stops growing.
+#[derive(Resource, Default, Debug)]
+pub struct FlockBuffers {
+    entities: Vec<Entity>,
+    positions: Vec<Vec2>,
+    velocities: Vec<Vec2>,
+    weights: Vec<RuleWeights>,
+    forces: Vec<Vec2>,
+    index: AnyIndex,
+}
+
+impl FlockBuffers {
+    /// The boids of the last snapshot, in buffer order.
+    pub fn entities(&self) -> &[Entity] {
+        &self.entities
+    }
+
+    /// Their positions at the snapshot.
+    pub fn positions(&self) -> &[Vec2] {
+        &self.positions
+    }
+
+    /// The flocking forces of the last step, in buffer order.
+    pub fn forces(&self) -> &[Vec2] {
+        &self.forces
+    }
+
+    /// The neighbour index of the last step.
+    pub fn index(&self) -> &AnyIndex {
+        &self.index
+    }
+}
+
+/// [`FlockSystems::Snapshot`](crate::FlockSystems::Snapshot): copies every boid into the buffers.
+pub(crate) fn snapshot_boids(
+    mut buffers: ResMut<FlockBuffers>,
+    settings: Res<ActiveFlockSettings>,
+    boids: Query<(Entity, &Transform, &Velocity, &SteeringWeights), With<Boid>>,
+) {
+    let buffers = &mut *buffers;
+    buffers.entities.clear();
+    buffers.positions.clear();
+    buffers.velocities.clear();
+    buffers.weights.clear();
+    let default_weights = settings.0.config.weights;
+    for (entity, transform, velocity, weights) in &boids {
+        buffers.entities.push(entity);
+        buffers.positions.push(transform.translation.truncate());
+        buffers.velocities.push(velocity.0);
+        buffers.weights.push(weights.resolve(&default_weights));
+    }
+}
+
+/// [`FlockSystems::Index`](crate::FlockSystems::Index): rebuilds the neighbour index.
+pub(crate) fn build_index(mut buffers: ResMut<FlockBuffers>, settings: Res<ActiveFlockSettings>) {
+    let config = &settings.0.config;
+    let buffers = &mut *buffers;
+    buffers.index.set_kind(config.index);
+    buffers
+        .index
+        .rebuild(&buffers.positions, &flock_core::Space::of(config));
+}
+
+/// [`FlockSystems::Steer`](crate::FlockSystems::Steer): every boid's flocking force from the
+/// same snapshot, divided by mass and added to its [`Acceleration`].
+pub(crate) fn steer_boids(
+    mut buffers: ResMut<FlockBuffers>,
+    settings: Res<ActiveFlockSettings>,
+    mut accelerations: Query<&mut Acceleration, With<Boid>>,
+) {
+    let config = &settings.0.config;
+    let buffers = &mut *buffers;
+    buffers.forces.resize(buffers.positions.len(), Vec2::ZERO);
+    compute_forces(
+        &buffers.index,
+        &StepConstants::new(config),
+        &buffers.positions,
+        &buffers.velocities,
+        &buffers.weights,
+        &mut buffers.forces,
+    );
+    for (entity, force) in buffers.entities.iter().zip(&buffers.forces) {
+        // A boid despawned since the snapshot simply has no acceleration to write.
+        if let Ok(mut acceleration) = accelerations.get_mut(*entity) {
+            acceleration.0 += *force / config.mass;
+        }
+    }
+}

@@ -1,0 +1,378 @@
+//! The plugin in a headless `App`: MinimalPlugins, the plugin, manual time steps.
+
+use std::time::Duration;
+
+use bevy::input::ButtonInput;
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_flock::prelude::*;
+use bevy_flock::{CursorWorldPosition, PrefabStyled};
+
+const HZ: f64 = 60.0;
+
+/// A headless app whose every `update()` runs exactly one fixed step of 1/60 s.
+fn create_app(settings: FlockSettings, seed: u64) -> App {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .insert_resource(settings)
+        .add_plugins(BoidsPlugin::default().with_seed(seed))
+        .insert_resource(Time::<Fixed>::from_hz(HZ))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+            1.0 / HZ,
+        )));
+    // The first update only starts the clocks.
+    app.update();
+    app
+}
+
+fn step(app: &mut App, updates: usize) {
+    for _ in 0..updates {
+        app.update();
+    }
+}
+
+fn spawn(app: &mut App, count: usize, placement: Placement) {
+    bevy_flock::spawn_boids(app.world_mut(), count, placement);
+}
+
+/// (position, velocity) of every boid, in a stable order.
+fn boid_states(app: &mut App) -> Vec<(Entity, Vec2, Vec2)> {
+    let mut states: Vec<_> = app
+        .world_mut()
+        .query_filtered::<(Entity, &Transform, &Velocity), With<Boid>>()
+        .iter(app.world())
+        .map(|(entity, transform, velocity)| (entity, transform.translation.truncate(), velocity.0))
+        .collect();
+    states.sort_by_key(|(entity, _, _)| *entity);
+    states
+}
+
+fn boid_count(app: &mut App) -> usize {
+    app.world_mut()
+        .query_filtered::<(), With<Boid>>()
+        .iter(app.world())
+        .count()
+}
+
+#[test]
+fn each_update_is_one_flock_step() {
+    let mut app = create_app(FlockSettings::default(), 1);
+    let before = app.world().resource::<FlockClock>().steps_taken();
+    step(&mut app, 10);
+    assert_eq!(
+        app.world().resource::<FlockClock>().steps_taken() - before,
+        10
+    );
+}
+
+#[test]
+fn boids_move_and_face_their_velocity() {
+    let mut app = create_app(FlockSettings::default(), 1);
+    spawn(&mut app, 50, Placement::RandomInBounds);
+    let before = boid_states(&mut app);
+    step(&mut app, 10);
+    let after = boid_states(&mut app);
+    assert_eq!(before.len(), 50);
+    let moved = before
+        .iter()
+        .zip(&after)
+        .filter(|(b, a)| b.1.distance(a.1) > 1.0)
+        .count();
+    assert_eq!(moved, 50, "every boid should have moved");
+    assert!(after.iter().all(|(_, p, v)| p.is_finite() && v.is_finite()));
+
+    let mut facing = app
+        .world_mut()
+        .query_filtered::<(&Transform, &Velocity), With<Boid>>();
+    for (transform, velocity) in facing.iter(app.world()) {
+        let forward = (transform.rotation * Vec3::X).truncate();
+        assert!(forward.angle_to(velocity.0).abs() < 1e-3);
+    }
+}
+
+#[test]
+fn flock_forces_reach_the_boids() {
+    // Two boids 40 apart (outside the separation radius of 25, inside the cohesion radius of
+    // 50), heading the same way: cohesion pulls them together.
+    let settings = FlockSettings {
+        config: FlockConfig {
+            edges: EdgeMode::Free,
+            ..FlockConfig::default()
+        },
+        ..default()
+    };
+    let mut app = create_app(settings, 1);
+    let [left, right] = [-20.0, 20.0].map(|x| {
+        app.world_mut()
+            .spawn((
+                Boid,
+                Transform::from_xyz(x, 0.0, 0.0),
+                Velocity(Vec2::new(0.0, 60.0)),
+            ))
+            .id()
+    });
+    step(&mut app, 1);
+    let velocity = |entity| app.world().get::<Velocity>(entity).unwrap().0;
+    assert!(velocity(left).x > 0.0, "{}", velocity(left));
+    assert!(velocity(right).x < 0.0, "{}", velocity(right));
+}
+
+#[test]
+fn wrap_and_bounce_keep_boids_in_bounds() {
+    for edges in [EdgeMode::Wrap, EdgeMode::Bounce] {
+        let config = FlockConfig {
+            edges,
+            bounds: flock_core::Bounds::centered(Vec2::new(300.0, 200.0)),
+            ..FlockConfig::default()
+        };
+        let bounds = config.bounds;
+        let mut app = create_app(FlockSettings::from_config(config), 2);
+        spawn(&mut app, 200, Placement::RandomInBounds);
+        let mut crossings = 0;
+        let mut previous = boid_states(&mut app);
+        for _ in 0..300 {
+            step(&mut app, 1);
+            let states = boid_states(&mut app);
+            for ((_, p, _), (_, q, _)) in previous.iter().zip(&states) {
+                assert!(bounds.contains(*q), "{edges:?}: {q} is outside");
+                // A jump of more than a step's travel means the boid wrapped or bounced.
+                crossings += usize::from(p.distance(*q) > 10.0);
+            }
+            previous = states;
+        }
+        if edges == EdgeMode::Wrap {
+            assert!(crossings > 0, "no boid ever reached an edge");
+        }
+    }
+}
+
+#[test]
+fn a_click_adds_exactly_one_boid_at_the_cursor() {
+    let mut app = create_app(FlockSettings::default(), 3);
+    spawn(&mut app, 5, Placement::RandomInBounds);
+    app.init_resource::<ButtonInput<MouseButton>>();
+    let target = Vec2::new(40.0, -25.0);
+    app.insert_resource(CursorWorldPosition(Some(target)));
+    app.world_mut()
+        .resource_mut::<ButtonInput<MouseButton>>()
+        .press(MouseButton::Left);
+    step(&mut app, 1);
+    // What the input plugin does at the start of the next frame.
+    app.world_mut()
+        .resource_mut::<ButtonInput<MouseButton>>()
+        .clear();
+    assert_eq!(boid_count(&mut app), 6);
+    let at_target = boid_states(&mut app)
+        .iter()
+        .filter(|(_, position, _)| *position == target)
+        .count();
+    assert_eq!(at_target, 1);
+
+    // Holding the button adds nothing more.
+    step(&mut app, 5);
+    assert_eq!(boid_count(&mut app), 6);
+}
+
+#[test]
+fn the_cap_holds_for_commands_and_clicks() {
+    let settings = FlockSettings {
+        max_boids: 20,
+        ..default()
+    };
+    let mut app = create_app(settings, 4);
+    spawn(&mut app, 15, Placement::RandomInBounds);
+    spawn(&mut app, 15, Placement::At(Vec2::ZERO));
+    assert_eq!(boid_count(&mut app), 20);
+
+    app.init_resource::<ButtonInput<MouseButton>>();
+    app.insert_resource(CursorWorldPosition(Some(Vec2::ZERO)));
+    app.world_mut()
+        .resource_mut::<ButtonInput<MouseButton>>()
+        .press(MouseButton::Left);
+    step(&mut app, 1);
+    assert_eq!(boid_count(&mut app), 20);
+}
+
+fn run_from_seed(seed: u64) -> Vec<(Entity, Vec2, Vec2)> {
+    let mut app = create_app(FlockSettings::default(), seed);
+    spawn(&mut app, 300, Placement::RandomInBounds);
+    step(&mut app, 200);
+    boid_states(&mut app)
+}
+
+#[test]
+fn the_same_seed_replays_the_same_run() {
+    let first = run_from_seed(42);
+    let second = run_from_seed(42);
+    let bits = |states: &[(Entity, Vec2, Vec2)]| -> Vec<[u32; 4]> {
+        states
+            .iter()
+            .map(|(_, p, v)| [p.x.to_bits(), p.y.to_bits(), v.x.to_bits(), v.y.to_bits()])
+            .collect()
+    };
+    assert_eq!(bits(&first), bits(&second));
+    assert_ne!(bits(&first), bits(&run_from_seed(43)));
+}
+
+#[test]
+fn pause_stops_the_flock_and_step_once_advances_one_step() {
+    let mut app = create_app(FlockSettings::default(), 5);
+    spawn(&mut app, 20, Placement::RandomInBounds);
+    app.world_mut().resource_mut::<FlockClock>().pause();
+    let paused_at = boid_states(&mut app);
+    step(&mut app, 5);
+    assert_eq!(boid_states(&mut app), paused_at);
+
+    app.world_mut().resource_mut::<FlockClock>().step_once();
+    step(&mut app, 3);
+    let stepped = boid_states(&mut app);
+    assert_ne!(stepped, paused_at);
+    // Exactly one step: the same as one step of an unpaused twin.
+    let mut twin = create_app(FlockSettings::default(), 5);
+    spawn(&mut twin, 20, Placement::RandomInBounds);
+    step(&mut twin, 1);
+    let strip = |states: Vec<(Entity, Vec2, Vec2)>| -> Vec<(Vec2, Vec2)> {
+        states.into_iter().map(|(_, p, v)| (p, v)).collect()
+    };
+    assert_eq!(strip(stepped), strip(boid_states(&mut twin)));
+
+    app.world_mut().resource_mut::<FlockClock>().resume();
+    step(&mut app, 1);
+    assert_ne!(boid_states(&mut app), boid_states(&mut twin));
+}
+
+#[test]
+fn invalid_settings_are_refused_and_the_flock_keeps_running() {
+    let mut app = create_app(FlockSettings::default(), 6);
+    spawn(&mut app, 30, Placement::RandomInBounds);
+    let good = app.world().resource::<FlockSettings>().clone();
+    app.world_mut()
+        .resource_mut::<FlockSettings>()
+        .config
+        .max_speed = f32::NAN;
+    step(&mut app, 20);
+    assert_eq!(
+        app.world().resource::<bevy_flock::ActiveFlockSettings>().0,
+        good
+    );
+    assert!(
+        boid_states(&mut app)
+            .iter()
+            .all(|(_, p, v)| p.is_finite() && v.is_finite())
+    );
+
+    // A valid change takes effect.
+    app.world_mut().resource_mut::<FlockSettings>().config = FlockConfig {
+        max_speed: 10.0,
+        ..good.config
+    };
+    step(&mut app, 20);
+    assert!(
+        boid_states(&mut app)
+            .iter()
+            .all(|(_, _, v)| v.length() <= 10.0 + 1e-3)
+    );
+}
+
+#[test]
+fn custom_weights_override_the_flock_defaults() {
+    // Two boids side by side, 40 apart: the one with the flock's weights turns towards its
+    // neighbour (cohesion), the one with all weights zero keeps flying straight.
+    let settings = FlockSettings {
+        config: FlockConfig {
+            edges: EdgeMode::Free,
+            ..FlockConfig::default()
+        },
+        ..default()
+    };
+    let mut app = create_app(settings, 7);
+    let still = RuleWeights {
+        separation: 0.0,
+        alignment: 0.0,
+        cohesion: 0.0,
+    };
+    let straight = app
+        .world_mut()
+        .spawn((
+            Boid,
+            Transform::from_xyz(-20.0, 0.0, 0.0),
+            Velocity(Vec2::new(0.0, 60.0)),
+            SteeringWeights::Custom(still),
+        ))
+        .id();
+    let turning = app
+        .world_mut()
+        .spawn((
+            Boid,
+            Transform::from_xyz(20.0, 0.0, 0.0),
+            Velocity(Vec2::new(0.0, 60.0)),
+        ))
+        .id();
+    step(&mut app, 1);
+    assert_eq!(
+        app.world().get::<Velocity>(straight).unwrap().0,
+        Vec2::new(0.0, 60.0)
+    );
+    assert!(app.world().get::<Velocity>(turning).unwrap().x < 0.0);
+}
+
+#[test]
+fn swapping_the_prefab_restyles_existing_boids() {
+    let mut app = create_app(FlockSettings::default(), 8);
+    spawn(&mut app, 10, Placement::RandomInBounds);
+    let own_sprite = app
+        .world_mut()
+        .spawn((Boid, Sprite::from_color(Color::BLACK, Vec2::ONE)))
+        .id();
+    step(&mut app, 1);
+    let size = Vec2::new(30.0, 15.0);
+    let tint = Color::srgb(1.0, 0.0, 0.0);
+    *app.world_mut().resource_mut::<BoidPrefab>() = BoidPrefab {
+        image: Handle::default(),
+        size,
+        colors: BoidColors::Single(tint),
+    };
+    step(&mut app, 1);
+    let mut styled = app
+        .world_mut()
+        .query_filtered::<&Sprite, (With<Boid>, With<PrefabStyled>)>();
+    let sprites: Vec<_> = styled.iter(app.world()).collect();
+    assert_eq!(sprites.len(), 10);
+    assert!(
+        sprites
+            .iter()
+            .all(|s| s.custom_size == Some(size) && s.color == tint)
+    );
+    let own = app.world().get::<Sprite>(own_sprite).unwrap();
+    assert_eq!(own.color, Color::BLACK);
+    assert!(app.world().get::<PrefabStyled>(own_sprite).is_none());
+}
+
+#[test]
+fn random_hues_survive_a_prefab_swap() {
+    let mut app = create_app(FlockSettings::default(), 9);
+    *app.world_mut().resource_mut::<BoidPrefab>() = BoidPrefab {
+        colors: BoidColors::RandomHue {
+            saturation: 0.8,
+            lightness: 0.5,
+        },
+        ..default()
+    };
+    spawn(&mut app, 10, Placement::RandomInBounds);
+    step(&mut app, 1);
+    let colours = |app: &mut App| -> Vec<Color> {
+        app.world_mut()
+            .query_filtered::<&Sprite, With<Boid>>()
+            .iter(app.world())
+            .map(|s| s.color)
+            .collect()
+    };
+    let first = colours(&mut app);
+    assert!(
+        first.windows(2).any(|w| w[0] != w[1]),
+        "all boids got one colour"
+    );
+    app.world_mut().resource_mut::<BoidPrefab>().size = Vec2::splat(40.0);
+    step(&mut app, 1);
+    assert_eq!(colours(&mut app), first);
+}
