@@ -4,6 +4,7 @@
 mod clock;
 mod components;
 mod motion;
+mod parallel;
 mod plugin;
 mod prefab;
 mod rng;
@@ -13,6 +14,7 @@ mod steer;
 
 pub use clock::FlockClock;
 pub use components::{Acceleration, Boid, SteeringWeights, Velocity};
+pub use parallel::{TaskPoolExecutor, all_cores_for_compute};
 pub use plugin::{BoidsPlugin, FlockSystems};
 pub use prefab::{BoidColors, BoidPrefab, PrefabStyled};
 pub use rng::FlockRng;

@@ -10,6 +10,7 @@ use flock_core::FlockConfig;
 /// the field, and the flock keeps running on the last valid settings.
 #[derive(Resource, Reflect, Debug, Clone, PartialEq)]
 #[reflect(Resource, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct FlockSettings {
     /// The kernel's settings.
     pub config: FlockConfig,
@@ -42,6 +43,7 @@ impl FlockSettings {
 /// Where the flock's bounds come from.
 #[derive(Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[reflect(Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub enum BoundsSource {
     /// `FlockConfig::bounds` as set.
     #[default]

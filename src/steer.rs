@@ -1,9 +1,11 @@
 //! Snapshot, index and steer: from boid entities to flocking forces.
 
 use bevy::prelude::*;
-use flock_core::{AnyIndex, NeighbourIndex, RuleWeights, StepConstants, compute_forces};
+use bevy::tasks::ComputeTaskPool;
+use flock_core::{AnyIndex, NeighbourIndex, NeighbourStats, RuleWeights, Serial, StepConstants};
 
 use crate::components::{Acceleration, Boid, SteeringWeights, Velocity};
+use crate::parallel::TaskPoolExecutor;
 use crate::settings::ActiveFlockSettings;
 
 /// The contiguous buffers one step works on: a snapshot of every boid, the neighbour index
@@ -17,6 +19,7 @@ pub struct FlockBuffers {
     weights: Vec<RuleWeights>,
     forces: Vec<Vec2>,
     index: AnyIndex,
+    stats: NeighbourStats,
 }
 
 impl FlockBuffers {
@@ -38,6 +41,11 @@ impl FlockBuffers {
     /// The neighbour index of the last step.
     pub fn index(&self) -> &AnyIndex {
         &self.index
+    }
+
+    /// Neighbours and candidates of the last step, summed over boids.
+    pub fn stats(&self) -> NeighbourStats {
+        self.stats
     }
 }
 
@@ -66,33 +74,61 @@ pub(crate) fn build_index(mut buffers: ResMut<FlockBuffers>, settings: Res<Activ
     let config = &settings.0.config;
     let buffers = &mut *buffers;
     buffers.index.set_kind(config.index);
-    buffers
-        .index
-        .rebuild(&buffers.positions, &flock_core::Space::of(config));
+    buffers.index.rebuild(
+        &buffers.positions,
+        &flock_core::Space::of(config),
+        config.max_radius(),
+    );
 }
 
 /// [`FlockSystems::Steer`](crate::FlockSystems::Steer): every boid's flocking force from the
-/// same snapshot, divided by mass and added to its [`Acceleration`].
+/// same snapshot, on Bevy's compute task pool, divided by mass and added to its
+/// [`Acceleration`].
 pub(crate) fn steer_boids(
     mut buffers: ResMut<FlockBuffers>,
     settings: Res<ActiveFlockSettings>,
-    mut accelerations: Query<&mut Acceleration, With<Boid>>,
+    mut accelerations: Query<(Entity, &mut Acceleration), With<Boid>>,
 ) {
     let config = &settings.0.config;
     let buffers = &mut *buffers;
     buffers.forces.resize(buffers.positions.len(), Vec2::ZERO);
-    compute_forces(
-        &buffers.index,
-        &StepConstants::new(config),
-        &buffers.positions,
-        &buffers.velocities,
-        &buffers.weights,
-        &mut buffers.forces,
-    );
-    for (entity, force) in buffers.entities.iter().zip(&buffers.forces) {
-        // A boid despawned since the snapshot simply has no acceleration to write.
-        if let Ok(mut acceleration) = accelerations.get_mut(*entity) {
+    let constants = StepConstants::new(config);
+    let stats = match ComputeTaskPool::try_get() {
+        Some(pool) => buffers.index.compute_forces(
+            &constants,
+            &buffers.positions,
+            &buffers.velocities,
+            &buffers.weights,
+            &mut buffers.forces,
+            &TaskPoolExecutor(pool),
+        ),
+        None => buffers.index.compute_forces(
+            &constants,
+            &buffers.positions,
+            &buffers.velocities,
+            &buffers.weights,
+            &mut buffers.forces,
+            &Serial,
+        ),
+    };
+    buffers.stats = stats;
+
+    // The query visits boids in the snapshot's order unless boids were added, removed or
+    // changed shape since; then fall back to looking each one up.
+    let same_order = accelerations
+        .iter()
+        .map(|(entity, _)| entity)
+        .eq(buffers.entities.iter().copied());
+    if same_order {
+        for ((_, mut acceleration), force) in accelerations.iter_mut().zip(&buffers.forces) {
             acceleration.0 += *force / config.mass;
+        }
+    } else {
+        for (entity, force) in buffers.entities.iter().zip(&buffers.forces) {
+            // A boid despawned since the snapshot has no acceleration to write.
+            if let Ok((_, mut acceleration)) = accelerations.get_mut(*entity) {
+                acceleration.0 += *force / config.mass;
+            }
         }
     }
 }

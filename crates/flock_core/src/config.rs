@@ -55,8 +55,11 @@ pub enum EdgeMode {
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum IndexKind {
-    /// A KD-tree (kiddo), rebuilt every step.
+    /// A uniform grid of cells at least one query radius wide, built by a counting sort every
+    /// step, with the boids reordered into cell order: the fastest.
     #[default]
+    Grid,
+    /// A KD-tree (kiddo), rebuilt every step.
     KdTree,
     /// Every boid against every other: the reference, O(N^2).
     BruteForce,

@@ -9,7 +9,9 @@ use crate::edges::apply_edges;
 use crate::index::{AnyIndex, NeighbourIndex};
 use crate::integrate::integrate;
 use crate::math::Vector;
-use crate::rules::{StepConstants, compute_forces};
+use crate::parallel::{Executor, Serial};
+use crate::rules::{NeighbourStats, StepConstants};
+use crate::space::Space;
 
 /// Positions, velocities and weights of a flock (structure of arrays) plus the reusable
 /// buffers one step needs.
@@ -87,20 +89,52 @@ impl Flock {
         self.positions.is_empty()
     }
 
-    /// One synchronous step of `dt` seconds: every force from the same snapshot, then
-    /// integration, then edges.
-    pub fn step(&mut self, config: &FlockConfig, dt: f32) {
-        let constants = StepConstants::new(config);
+    /// One synchronous step of `dt` seconds on the calling thread: every force from the same
+    /// snapshot, then integration, then edges.
+    pub fn step(&mut self, config: &FlockConfig, dt: f32) -> NeighbourStats {
+        self.step_with(config, dt, &Serial)
+    }
+
+    /// [`Flock::step`], with the force computation split over `executor`'s threads. The result
+    /// is the same bit for bit whatever the number of threads.
+    pub fn step_with(
+        &mut self,
+        config: &FlockConfig,
+        dt: f32,
+        executor: &impl Executor,
+    ) -> NeighbourStats {
+        self.rebuild_index(config);
+        let stats = self.compute_forces(config, executor);
+        self.move_boids(config, dt);
+        stats
+    }
+
+    /// The first part of a step: rebuilds the neighbour index over the current positions.
+    pub fn rebuild_index(&mut self, config: &FlockConfig) {
         self.index.set_kind(config.index);
-        self.index.rebuild(&self.positions, &constants.space);
-        compute_forces(
-            &self.index,
-            &constants,
+        self.index
+            .rebuild(&self.positions, &Space::of(config), config.max_radius());
+    }
+
+    /// The second part: every boid's force from the current state, through the index built by
+    /// [`Flock::rebuild_index`].
+    pub fn compute_forces(
+        &mut self,
+        config: &FlockConfig,
+        executor: &impl Executor,
+    ) -> NeighbourStats {
+        self.index.compute_forces(
+            &StepConstants::new(config),
             &self.positions,
             &self.velocities,
             &self.weights,
             &mut self.forces,
-        );
+            executor,
+        )
+    }
+
+    /// The last part: integration with the forces of [`Flock::compute_forces`], then edges.
+    pub fn move_boids(&mut self, config: &FlockConfig, dt: f32) {
         for ((position, velocity), force) in self
             .positions
             .iter_mut()

@@ -34,6 +34,7 @@ mod flock;
 pub mod index;
 mod integrate;
 mod math;
+pub mod parallel;
 mod rules;
 mod space;
 
@@ -42,8 +43,9 @@ pub use config::{
 };
 pub use edges::{apply_edge, apply_edges, wrap_point};
 pub use flock::Flock;
-pub use index::{AnyIndex, BruteForce, KdTree, NeighbourIndex};
+pub use index::{AnyIndex, BruteForce, Grid, KdTree, NeighbourIndex};
 pub use integrate::{integrate, limit_speed};
 pub use math::{Vector, limit_force};
-pub use rules::{RuleForces, StepConstants, compute_forces, flocking_force, rule_forces};
+pub use parallel::{Executor, ScopedThreads, Serial};
+pub use rules::{NeighbourStats, RuleForces, RuleSums, StepConstants, compute_forces, rule_forces};
 pub use space::Space;

@@ -29,17 +29,6 @@ pub fn limit_force(force: Vector, max_force: f32, mode: ForceLimit) -> Vector {
     }
 }
 
-/// Reynolds' steering: the force that turns `velocity` towards `desired`, limited.
-#[inline]
-pub(crate) fn steer_towards(
-    desired: Vector,
-    velocity: Vector,
-    max_force: f32,
-    mode: ForceLimit,
-) -> Vector {
-    limit_force(desired - velocity, max_force, mode)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,9 +1,14 @@
 //! Separation, alignment and cohesion in one pass over a boid's neighbours (seed 002's merged
 //! version), each rule with its own radius, turned into a steering force by Reynolds' formula.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use crate::config::{FlockConfig, ForceLimit, RuleWeights};
 use crate::index::NeighbourIndex;
-use crate::math::{Vector, steer_towards};
+use glam::{BVec4A, DVec2, Vec4};
+
+use crate::math::Vector;
+use crate::parallel::{Executor, chunk_len_for};
 use crate::space::Space;
 
 /// Values derived once per step from a [`FlockConfig`], so the per-neighbour loop only compares
@@ -14,14 +19,14 @@ pub struct StepConstants {
     pub space: Space,
     /// How far a neighbour query reaches.
     pub query_radius: f32,
-    separation_radius_squared: f32,
-    alignment_radius_squared: f32,
-    cohesion_radius_squared: f32,
+    pub(crate) separation_radius_squared: f32,
+    pub(crate) alignment_radius_squared: f32,
+    pub(crate) cohesion_radius_squared: f32,
     /// Cosine of half the view angle; `None` when the boid sees all around.
-    cos_half_view: Option<f32>,
-    max_speed: f32,
-    max_force: f32,
-    force_limit: ForceLimit,
+    pub(crate) cos_half_view: Option<f32>,
+    pub(crate) max_speed: f32,
+    pub(crate) max_force: f32,
+    pub(crate) force_limit: ForceLimit,
 }
 
 impl StepConstants {
@@ -64,6 +69,78 @@ impl RuleForces {
     }
 }
 
+/// What one pass over a boid's neighbours collects, before it becomes forces.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RuleSums {
+    /// Sum over separation neighbours of the unit vector away from them divided by distance.
+    pub away: Vector,
+    /// How many neighbours are inside the separation radius.
+    pub separation_count: f32,
+    /// Sum of the velocities of alignment neighbours.
+    pub velocity_sum: Vector,
+    /// How many neighbours are inside the alignment radius.
+    pub alignment_count: f32,
+    /// Sum of the offsets to cohesion neighbours.
+    pub offset_sum: Vector,
+    /// How many neighbours are inside the cohesion radius.
+    pub cohesion_count: f32,
+    /// How many neighbours counted for any rule.
+    pub neighbours: f32,
+}
+
+impl RuleSums {
+    /// Reynolds' steering for each rule: the average becomes a desired velocity at max speed,
+    /// the force is `desired - velocity`, limited.
+    ///
+    /// The three rules are computed side by side in the lanes of one `Vec4` (separation,
+    /// alignment, cohesion, unused), which keeps this per-boid tail cheap next to the
+    /// neighbour pass. Only the direction of each average matters, so the sums are normalised
+    /// without dividing by the count first.
+    pub fn into_forces(self, velocity: Vector, constants: &StepConstants) -> RuleForces {
+        let x = Vec4::new(self.away.x, self.velocity_sum.x, self.offset_sum.x, 0.0);
+        let y = Vec4::new(self.away.y, self.velocity_sum.y, self.offset_sum.y, 0.0);
+        let counts = Vec4::new(
+            self.separation_count,
+            self.alignment_count,
+            self.cohesion_count,
+            0.0,
+        );
+        let length_squared = x * x + y * y;
+        let has_direction = length_squared.cmpgt(Vec4::ZERO);
+        // Desired velocity: the sum's direction at max speed (zero for a zero sum, as Unity's
+        // `normalized` gives).
+        let to_speed = Vec4::select(
+            has_direction,
+            Vec4::splat(constants.max_speed) / length_squared.sqrt(),
+            Vec4::ZERO,
+        );
+        let force_x = x * to_speed - Vec4::splat(velocity.x);
+        let force_y = y * to_speed - Vec4::splat(velocity.y);
+        let force_squared = force_x * force_x + force_y * force_y;
+        let max_force = Vec4::splat(constants.max_force);
+        let limit = max_force / force_squared.sqrt();
+        let scale = match constants.force_limit {
+            ForceLimit::Truncate => {
+                Vec4::select(force_squared.cmpgt(max_force * max_force), limit, Vec4::ONE)
+            }
+            ForceLimit::Rescale => Vec4::select(force_squared.cmpgt(Vec4::ZERO), limit, Vec4::ZERO),
+        };
+        // A rule acts only with neighbours in its radius; separation also needs a non-zero
+        // push (seed 002: `if (steer.magnitude > 0)`), while alignment and cohesion with a zero
+        // average steer to a stop, as the seeds' formulas do.
+        let acts =
+            counts.cmpgt(Vec4::ZERO) & (has_direction | BVec4A::new(false, true, true, false));
+        let force_x = Vec4::select(acts, force_x * scale, Vec4::ZERO);
+        let force_y = Vec4::select(acts, force_y * scale, Vec4::ZERO);
+        RuleForces {
+            separation: Vector::new(force_x.x, force_y.x),
+            alignment: Vector::new(force_x.y, force_y.y),
+            cohesion: Vector::new(force_x.z, force_y.z),
+            neighbours: self.neighbours as u32,
+        }
+    }
+}
+
 /// The three rule forces on boid `me`, from the candidates `neighbours` (indexes into the
 /// slices; `me` itself and any boid at distance zero are skipped, as in seed 002).
 pub fn rule_forces(
@@ -76,14 +153,10 @@ pub fn rule_forces(
     let position = positions[me];
     let velocity = velocities[me];
     let heading = velocity.normalize_or_zero();
-
-    let mut away = Vector::ZERO;
-    let mut separation_count = 0u32;
-    let mut velocity_sum = Vector::ZERO;
-    let mut alignment_count = 0u32;
-    let mut offset_sum = Vector::ZERO;
-    let mut cohesion_count = 0u32;
-    let mut neighbour_count = 0u32;
+    // The reference path sums in f64, so the vectorised f32 lanes of the grid are compared
+    // against sums without their own rounding error.
+    let (mut away, mut velocity_sum, mut offset_sum) = (DVec2::ZERO, DVec2::ZERO, DVec2::ZERO);
+    let mut sums = RuleSums::default();
 
     for &other in neighbours {
         let other = other as usize;
@@ -107,80 +180,58 @@ pub fn rule_forces(
         let mut counted = false;
         if distance_squared < constants.separation_radius_squared {
             // The unit vector away from the neighbour, divided by the distance: -offset / d^2.
-            away -= offset / distance_squared;
-            separation_count += 1;
+            away -= offset.as_dvec2() / f64::from(distance_squared);
+            sums.separation_count += 1.0;
             counted = true;
         }
         if distance_squared < constants.alignment_radius_squared {
-            velocity_sum += velocities[other];
-            alignment_count += 1;
+            velocity_sum += velocities[other].as_dvec2();
+            sums.alignment_count += 1.0;
             counted = true;
         }
         if distance_squared < constants.cohesion_radius_squared {
-            offset_sum += offset;
-            cohesion_count += 1;
+            offset_sum += offset.as_dvec2();
+            sums.cohesion_count += 1.0;
             counted = true;
         }
-        neighbour_count += u32::from(counted);
+        sums.neighbours += f32::from(u8::from(counted));
     }
-
-    let steer = |desired: Vector| {
-        steer_towards(
-            desired,
-            velocity,
-            constants.max_force,
-            constants.force_limit,
-        )
-    };
-    let mut forces = RuleForces {
-        neighbours: neighbour_count,
-        ..RuleForces::default()
-    };
-    if separation_count > 0 {
-        let average_away = away / separation_count as f32;
-        if average_away != Vector::ZERO {
-            forces.separation = steer(average_away.normalize_or_zero() * constants.max_speed);
-        }
-    }
-    if alignment_count > 0 {
-        let average_velocity = velocity_sum / alignment_count as f32;
-        forces.alignment = steer(average_velocity.normalize_or_zero() * constants.max_speed);
-    }
-    if cohesion_count > 0 {
-        // Seek the average position: the offset to it is the average offset, which stays right
-        // across a wrapping seam where averaging absolute positions would not.
-        let to_centre = offset_sum / cohesion_count as f32;
-        forces.cohesion = steer(to_centre.normalize_or_zero() * constants.max_speed);
-    }
-    forces
+    sums.away = away.as_vec2();
+    sums.velocity_sum = velocity_sum.as_vec2();
+    sums.offset_sum = offset_sum.as_vec2();
+    sums.into_forces(velocity, constants)
 }
 
-/// The weighted flocking force on boid `me` (see [`rule_forces`]).
-pub fn flocking_force(
-    me: usize,
-    positions: &[Vector],
-    velocities: &[Vector],
-    weights: &RuleWeights,
-    neighbours: &[u32],
-    constants: &StepConstants,
-) -> Vector {
-    rule_forces(me, positions, velocities, neighbours, constants).weighted(weights)
+/// How much neighbour searching a step did, for statistics and benchmarks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NeighbourStats {
+    /// Neighbours that counted for at least one rule, summed over boids.
+    pub neighbours: u64,
+    /// Candidates the index offered and the kernel measured, summed over boids.
+    pub candidates: u64,
 }
 
-/// Computes every boid's flocking force from one snapshot into `forces`, using `index`, which
-/// must have been rebuilt over `positions`. Every boid reads the same snapshot, so the result
-/// does not depend on the order boids are visited in.
+/// Computes every boid's weighted flocking force from one snapshot into `forces`, asking
+/// `index` (rebuilt over `positions`) for candidates, split over `executor`'s threads. Every
+/// boid reads the same snapshot, so the result depends neither on the order boids are visited
+/// in nor on the number of threads.
+///
+/// This is the path for any [`NeighbourIndex`]; [`AnyIndex::compute_forces`] takes the grid's
+/// faster path where it applies.
+///
+/// [`AnyIndex::compute_forces`]: crate::AnyIndex::compute_forces
 ///
 /// # Panics
 /// If the slices differ in length.
 pub fn compute_forces(
-    index: &impl NeighbourIndex,
+    index: &(impl NeighbourIndex + Sync),
     constants: &StepConstants,
     positions: &[Vector],
     velocities: &[Vector],
     weights: &[RuleWeights],
     forces: &mut [Vector],
-) {
+    executor: &impl Executor,
+) -> NeighbourStats {
     assert_eq!(positions.len(), velocities.len(), "one velocity per boid");
     assert_eq!(
         positions.len(),
@@ -188,16 +239,24 @@ pub fn compute_forces(
         "one set of weights per boid"
     );
     assert_eq!(positions.len(), forces.len(), "one force per boid");
-    let mut candidates = Vec::new();
-    for (me, force) in forces.iter_mut().enumerate() {
-        index.candidates(positions[me], constants.query_radius, &mut candidates);
-        *force = flocking_force(
-            me,
-            positions,
-            velocities,
-            &weights[me],
-            &candidates,
-            constants,
-        );
+    let neighbours = AtomicU64::new(0);
+    let candidates = AtomicU64::new(0);
+    let chunk_len = chunk_len_for(positions.len(), executor.threads());
+    executor.for_each_chunk(forces, chunk_len, |start, chunk| {
+        let mut found = Vec::new();
+        let (mut chunk_neighbours, mut chunk_candidates) = (0u64, 0u64);
+        for (me, force) in (start..).zip(chunk.iter_mut()) {
+            index.candidates(positions[me], constants.query_radius, &mut found);
+            let forces = rule_forces(me, positions, velocities, &found, constants);
+            *force = forces.weighted(&weights[me]);
+            chunk_neighbours += u64::from(forces.neighbours);
+            chunk_candidates += found.len() as u64;
+        }
+        neighbours.fetch_add(chunk_neighbours, Ordering::Relaxed);
+        candidates.fetch_add(chunk_candidates, Ordering::Relaxed);
+    });
+    NeighbourStats {
+        neighbours: neighbours.into_inner(),
+        candidates: candidates.into_inner(),
     }
 }

@@ -151,7 +151,7 @@ fn assert_close(actual: &[Vector], expected: &[Vector], what: &str) {
 fn one_step_matches_seed_002_with_every_index() {
     let (positions, velocities) = hand_made_state();
     let (expected_positions, expected_velocities) = seed_step(&positions, &velocities);
-    for index in [IndexKind::BruteForce, IndexKind::KdTree] {
+    for index in [IndexKind::BruteForce, IndexKind::KdTree, IndexKind::Grid] {
         let config = seed_config(index);
         let mut flock = Flock::new(positions.clone(), velocities.clone(), &config);
         flock.step(&config, 1.0);

@@ -12,7 +12,7 @@ pub struct BruteForce {
 }
 
 impl NeighbourIndex for BruteForce {
-    fn rebuild(&mut self, positions: &[Vector], _space: &Space) {
+    fn rebuild(&mut self, positions: &[Vector], _space: &Space, _query_radius: f32) {
         self.len = u32::try_from(positions.len()).expect("more than u32::MAX boids");
     }
 

@@ -25,7 +25,7 @@ impl std::fmt::Debug for KdTree {
 }
 
 impl NeighbourIndex for KdTree {
-    fn rebuild(&mut self, positions: &[Vector], space: &Space) {
+    fn rebuild(&mut self, positions: &[Vector], space: &Space, _query_radius: f32) {
         self.points.clear();
         self.points.extend(positions.iter().map(|p| p.to_array()));
         self.space = Some(*space);

@@ -5,19 +5,24 @@
 //! because candidates come sorted, the same forces bit for bit.
 
 mod brute;
+mod grid;
 mod kdtree;
 
 pub use brute::BruteForce;
+pub use grid::Grid;
 pub use kdtree::KdTree;
 
-use crate::config::IndexKind;
+use crate::config::{IndexKind, RuleWeights};
 use crate::math::Vector;
+use crate::parallel::Executor;
+use crate::rules::{NeighbourStats, StepConstants, compute_forces};
 use crate::space::Space;
 
 /// A spatial index over one snapshot of positions.
 pub trait NeighbourIndex {
-    /// Rebuilds the index over `positions` (a boid's index is its position in the slice).
-    fn rebuild(&mut self, positions: &[Vector], space: &Space);
+    /// Rebuilds the index over `positions` (a boid's index is its position in the slice), for
+    /// queries reaching up to `query_radius`.
+    fn rebuild(&mut self, positions: &[Vector], space: &Space, query_radius: f32);
 
     /// Replaces `out` with the indexes of every boid that may lie within `radius` of `point`
     /// (across the seams in a periodic space), in ascending order and without repeats.
@@ -28,6 +33,8 @@ pub trait NeighbourIndex {
 /// One of the built-in indexes, chosen at run time by [`IndexKind`].
 #[derive(Debug)]
 pub enum AnyIndex {
+    /// See [`Grid`].
+    Grid(Grid),
     /// See [`KdTree`].
     KdTree(KdTree),
     /// See [`BruteForce`].
@@ -38,6 +45,7 @@ impl AnyIndex {
     /// An empty index of the given kind.
     pub fn new(kind: IndexKind) -> Self {
         match kind {
+            IndexKind::Grid => Self::Grid(Grid::default()),
             IndexKind::KdTree => Self::KdTree(KdTree::default()),
             IndexKind::BruteForce => Self::BruteForce(BruteForce::default()),
         }
@@ -46,8 +54,35 @@ impl AnyIndex {
     /// Which kind this is.
     pub fn kind(&self) -> IndexKind {
         match self {
+            Self::Grid(_) => IndexKind::Grid,
             Self::KdTree(_) => IndexKind::KdTree,
             Self::BruteForce(_) => IndexKind::BruteForce,
+        }
+    }
+
+    /// Every boid's weighted flocking force into `forces` (see [`compute_forces`]), through the
+    /// grid's vectorised path when this is a grid.
+    ///
+    /// [`compute_forces`]: crate::compute_forces
+    pub fn compute_forces(
+        &mut self,
+        constants: &StepConstants,
+        positions: &[Vector],
+        velocities: &[Vector],
+        weights: &[RuleWeights],
+        forces: &mut [Vector],
+        executor: &impl Executor,
+    ) -> NeighbourStats {
+        match self {
+            Self::Grid(grid) => {
+                grid.compute_forces(constants, positions, velocities, weights, forces, executor)
+            }
+            other => {
+                let other = &*other;
+                compute_forces(
+                    other, constants, positions, velocities, weights, forces, executor,
+                )
+            }
         }
     }
 
@@ -66,15 +101,17 @@ impl Default for AnyIndex {
 }
 
 impl NeighbourIndex for AnyIndex {
-    fn rebuild(&mut self, positions: &[Vector], space: &Space) {
+    fn rebuild(&mut self, positions: &[Vector], space: &Space, query_radius: f32) {
         match self {
-            Self::KdTree(index) => index.rebuild(positions, space),
-            Self::BruteForce(index) => index.rebuild(positions, space),
+            Self::Grid(index) => index.rebuild(positions, space, query_radius),
+            Self::KdTree(index) => index.rebuild(positions, space, query_radius),
+            Self::BruteForce(index) => index.rebuild(positions, space, query_radius),
         }
     }
 
     fn candidates(&self, point: Vector, radius: f32, out: &mut Vec<u32>) {
         match self {
+            Self::Grid(index) => index.candidates(point, radius, out),
             Self::KdTree(index) => index.candidates(point, radius, out),
             Self::BruteForce(index) => index.candidates(point, radius, out),
         }

@@ -1,0 +1,326 @@
+//! `flock bench`: steps per second of each neighbour index at several flock sizes and
+//! densities, and of the whole plugin through `App::update()`, printed as Markdown tables.
+
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use bevy::tasks::{ComputeTaskPool, TaskPool, TaskPoolBuilder};
+use bevy::time::TimeUpdateStrategy;
+use bevy_flock::prelude::*;
+use bevy_flock::{TaskPoolExecutor, spawn_boids};
+use clap::Args;
+use flock_core::{Bounds, Flock, NeighbourStats};
+
+use crate::memory;
+
+/// Options of `flock bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Flock sizes for the kernel table (k and M suffixes: 10k, 1M).
+    #[arg(long, value_delimiter = ',', default_value = "1k,10k,100k,1M", value_parser = parse_count)]
+    sizes: Vec<usize>,
+    /// Average neighbour counts; the world's density is chosen to give each.
+    #[arg(long, value_delimiter = ',', default_value = "8,32,128")]
+    neighbours: Vec<u32>,
+    /// Indexes to measure: grid, kdtree, brute.
+    #[arg(long, value_delimiter = ',', default_value = "grid,kdtree,brute", value_parser = parse_index)]
+    indexes: Vec<IndexKind>,
+    /// Brute force only runs up to this many boids.
+    #[arg(long, default_value = "10k", value_parser = parse_count)]
+    brute_max: usize,
+    /// Flock sizes for the `App::update()` table (32 neighbours); `none` skips it.
+    #[arg(long, value_delimiter = ',', default_value = "10k,100k,1M", value_parser = parse_count_or_none)]
+    app_sizes: Vec<usize>,
+    /// Threads of the compute pool (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Untimed steps before measuring.
+    #[arg(long, default_value_t = 3)]
+    warmup: usize,
+    /// Most timed steps per measurement; the median is reported.
+    #[arg(long, default_value_t = 30)]
+    steps: usize,
+    /// Time budget per measurement in seconds (at least three timed steps are always taken).
+    #[arg(long, default_value_t = 2.0)]
+    seconds: f64,
+    /// Also report peak memory per boid (kernel and app, fresh processes) at this size.
+    #[arg(long, value_parser = parse_count)]
+    memory: Option<usize>,
+    /// Seed of the random initial flocks.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// The benchmark world: Processing's radii (separation 25, alignment and cohesion 50) in a
+/// square wrapping world whose density gives `neighbours` boids within 50 of each boid on
+/// average, neighbours found across the seam.
+pub fn bench_config(count: usize, neighbours: u32, index: IndexKind) -> FlockConfig {
+    let config = FlockConfig::processing();
+    let reach = config.max_radius();
+    let area = count as f32 * std::f32::consts::PI * reach * reach / neighbours.max(1) as f32;
+    FlockConfig {
+        bounds: Bounds::centered(Vec2::splat(area.sqrt())),
+        edges: EdgeMode::Wrap,
+        wrap_neighbours: true,
+        index,
+        ..config
+    }
+}
+
+/// A headless app (MinimalPlugins and the plugin in `FixedUpdate`) with `count` boids, in
+/// which every `update()` is exactly one flock step of 1/60 s.
+pub fn bench_app(config: FlockConfig, count: usize, seed: u64) -> App {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins.set(bevy_flock::all_cores_for_compute()))
+        .insert_resource(FlockSettings {
+            config,
+            bounds_source: BoundsSource::Fixed,
+            max_boids: count.max(1),
+        })
+        .add_plugins(BoidsPlugin::default().with_seed(seed))
+        .insert_resource(Time::<Fixed>::from_hz(60.0))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+            1.0 / 60.0,
+        )));
+    app.update();
+    spawn_boids(app.world_mut(), count, Placement::RandomInBounds);
+    app
+}
+
+/// Runs `flock bench`.
+pub fn run(args: &BenchArgs) -> Result<(), String> {
+    let threads = args
+        .threads
+        .unwrap_or_else(bevy::tasks::available_parallelism)
+        .max(1);
+    // The pools are process-wide: set the compute pool up first, so the kernel measurements and
+    // the apps (whose TaskPoolPlugin finds it already there) share the same threads.
+    let pool = ComputeTaskPool::get_or_init(|| TaskPoolBuilder::new().num_threads(threads).build());
+    println!(
+        "flock bench: {threads} compute threads, 2D wrapping world, radii 25 / 50 / 50, seed {}, \
+         median of up to {} timed steps ({} s budget) after {} warm-up steps\n",
+        args.seed, args.steps, args.seconds, args.warmup
+    );
+
+    let mut rows = Vec::new();
+    println!(
+        "| boids | neighbours (target) | index | steps/s | build ms | steer ms | step ms | neighbours/boid | candidates/boid |"
+    );
+    println!("|---:|---:|---|---:|---:|---:|---:|---:|---:|");
+    for &count in &args.sizes {
+        for &neighbours in &args.neighbours {
+            for &index in &args.indexes {
+                if index == IndexKind::BruteForce && count > args.brute_max {
+                    continue;
+                }
+                let result = measure_kernel(args, pool, count, neighbours, index);
+                println!(
+                    "| {} | {neighbours} | {} | {:.1} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} |",
+                    format_count(count),
+                    index_name(index),
+                    result.steps_per_second(),
+                    millis(result.build),
+                    millis(result.steer),
+                    millis(result.step),
+                    result.neighbours_per_boid,
+                    result.candidates_per_boid,
+                );
+                rows.push((count, neighbours, index, result));
+            }
+        }
+    }
+
+    println!("\n| boids | neighbours | grid / KD-tree | grid / brute force |");
+    println!("|---:|---:|---:|---:|");
+    for &count in &args.sizes {
+        for &neighbours in &args.neighbours {
+            let rate = |kind: IndexKind| {
+                rows.iter()
+                    .find(|(c, n, i, _)| (*c, *n, *i) == (count, neighbours, kind))
+                    .map(|(_, _, _, r)| r.steps_per_second())
+            };
+            let ratio = |other: IndexKind| match (rate(IndexKind::Grid), rate(other)) {
+                (Some(grid), Some(other)) => format!("{:.1}x", grid / other),
+                _ => "-".to_string(),
+            };
+            println!(
+                "| {} | {neighbours} | {} | {} |",
+                format_count(count),
+                ratio(IndexKind::KdTree),
+                ratio(IndexKind::BruteForce)
+            );
+        }
+    }
+
+    let app_sizes: Vec<usize> = args.app_sizes.iter().copied().filter(|c| *c > 0).collect();
+    if !app_sizes.is_empty() {
+        println!(
+            "\nThe whole plugin, `App::update()` headless (MinimalPlugins + BoidsPlugin in FixedUpdate, \
+             grid, 32 neighbours, {threads} compute threads):\n"
+        );
+        println!("| boids | steps/s | ms/step |");
+        println!("|---:|---:|---:|");
+        for &count in &app_sizes {
+            let step = measure_app(args, count);
+            println!(
+                "| {} | {:.1} | {:.2} |",
+                format_count(count),
+                1.0 / step.as_secs_f64(),
+                millis(step)
+            );
+        }
+    }
+
+    if let Some(count) = args.memory {
+        println!("\nPeak memory (peak RSS of a fresh process / boids, grid, 32 neighbours):\n");
+        println!("| boids | what | peak RSS MiB | bytes/boid |");
+        println!("|---:|---|---:|---:|");
+        for what in [memory::Probe::Kernel, memory::Probe::App] {
+            let peak = memory::measure_in_child(what, count, threads, args.seed)?;
+            println!(
+                "| {} | {} | {:.1} | {:.0} |",
+                format_count(count),
+                what.name(),
+                peak as f64 / (1024.0 * 1024.0),
+                peak as f64 / count as f64
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Medians of one kernel measurement.
+struct KernelResult {
+    build: Duration,
+    steer: Duration,
+    step: Duration,
+    neighbours_per_boid: f64,
+    candidates_per_boid: f64,
+}
+
+impl KernelResult {
+    fn steps_per_second(&self) -> f64 {
+        1.0 / self.step.as_secs_f64()
+    }
+}
+
+fn measure_kernel(
+    args: &BenchArgs,
+    pool: &TaskPool,
+    count: usize,
+    neighbours: u32,
+    index: IndexKind,
+) -> KernelResult {
+    let config = bench_config(count, neighbours, index);
+    let executor = TaskPoolExecutor(pool);
+    let mut flock = Flock::random(count, &config, args.seed);
+    for _ in 0..args.warmup {
+        flock.step_with(&config, 1.0 / 60.0, &executor);
+    }
+    let (mut builds, mut steers, mut steps) = (Vec::new(), Vec::new(), Vec::new());
+    let mut stats = NeighbourStats::default();
+    let started = Instant::now();
+    while steps.len() < args.steps.max(3)
+        && (steps.len() < 3 || started.elapsed().as_secs_f64() < args.seconds)
+    {
+        let begin = Instant::now();
+        flock.rebuild_index(&config);
+        let built = Instant::now();
+        stats = flock.compute_forces(&config, &executor);
+        let steered = Instant::now();
+        flock.move_boids(&config, 1.0 / 60.0);
+        builds.push(built - begin);
+        steers.push(steered - built);
+        steps.push(begin.elapsed());
+    }
+    KernelResult {
+        build: median(builds),
+        steer: median(steers),
+        step: median(steps),
+        neighbours_per_boid: stats.neighbours as f64 / count.max(1) as f64,
+        candidates_per_boid: stats.candidates as f64 / count.max(1) as f64,
+    }
+}
+
+fn measure_app(args: &BenchArgs, count: usize) -> Duration {
+    let config = bench_config(count, 32, IndexKind::Grid);
+    let mut app = bench_app(config, count, args.seed);
+    for _ in 0..args.warmup {
+        app.update();
+    }
+    let steps_before = app.world().resource::<FlockClock>().steps_taken();
+    let mut steps = Vec::new();
+    let started = Instant::now();
+    while steps.len() < args.steps.max(3)
+        && (steps.len() < 3 || started.elapsed().as_secs_f64() < args.seconds)
+    {
+        let begin = Instant::now();
+        app.update();
+        steps.push(begin.elapsed());
+    }
+    let steps_taken = app.world().resource::<FlockClock>().steps_taken() - steps_before;
+    assert_eq!(
+        steps_taken,
+        steps.len() as u64,
+        "each update must be exactly one flock step"
+    );
+    median(steps)
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort_unstable();
+    samples.get(samples.len() / 2).copied().unwrap_or_default()
+}
+
+fn millis(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1e3
+}
+
+fn index_name(index: IndexKind) -> &'static str {
+    match index {
+        IndexKind::Grid => "grid",
+        IndexKind::KdTree => "KD-tree",
+        IndexKind::BruteForce => "brute force",
+    }
+}
+
+/// 1000 -> 1k, 1000000 -> 1M.
+pub fn format_count(count: usize) -> String {
+    match count {
+        c if c >= 1_000_000 && c % 1_000_000 == 0 => format!("{}M", c / 1_000_000),
+        c if c >= 1_000 && c % 1_000 == 0 => format!("{}k", c / 1_000),
+        c => c.to_string(),
+    }
+}
+
+/// Parses `1500`, `10k` or `1M`.
+pub fn parse_count(text: &str) -> Result<usize, String> {
+    let text = text.trim();
+    let (digits, scale) = match text.chars().last() {
+        Some('k' | 'K') => (&text[..text.len() - 1], 1_000),
+        Some('m' | 'M') => (&text[..text.len() - 1], 1_000_000),
+        _ => (text, 1),
+    };
+    digits
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_mul(scale))
+        .ok_or_else(|| format!("`{text}` is not a count (like 500, 10k or 1M)"))
+}
+
+fn parse_count_or_none(text: &str) -> Result<usize, String> {
+    if text.trim() == "none" {
+        Ok(0)
+    } else {
+        parse_count(text)
+    }
+}
+
+fn parse_index(text: &str) -> Result<IndexKind, String> {
+    match text.trim() {
+        "grid" => Ok(IndexKind::Grid),
+        "kdtree" | "kd-tree" => Ok(IndexKind::KdTree),
+        "brute" | "brute-force" => Ok(IndexKind::BruteForce),
+        other => Err(format!("`{other}` is not an index (grid, kdtree or brute)")),
+    }
+}

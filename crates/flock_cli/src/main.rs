@@ -1,0 +1,52 @@
+//! `flock`: data rather than a window.
+//!
+//! - `flock bench`: steps per second of each neighbour index and of the whole plugin, the
+//!   table in `BENCHMARKS.md`.
+//! - `flock simulate`: run a scenario headless and write every boid's state as CSV.
+
+mod bench;
+mod input;
+mod memory;
+mod simulate;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "flock",
+    version,
+    about = "Benchmark bevy_flock, or run a flock headless"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Steps per second for each index and flock size, and of the plugin through App::update().
+    Bench(bench::BenchArgs),
+    /// Run a flock headless and write its states as CSV (`step,id,x,y,vx,vy`).
+    Simulate(simulate::SimulateArgs),
+    /// Peak memory of one flock, in a fresh process (used by `bench --memory`).
+    #[command(hide = true)]
+    MemoryProbe(memory::ProbeArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Bench(args) => bench::run(&args),
+        Command::Simulate(args) => simulate::run(&args),
+        Command::MemoryProbe(args) => memory::probe(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

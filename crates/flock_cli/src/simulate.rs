@@ -1,0 +1,120 @@
+//! `flock simulate`: run a flock headless and write its states as CSV.
+
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use bevy::tasks::available_parallelism;
+use clap::Args;
+use flock_core::{Flock, ScopedThreads};
+
+use crate::input::{read_boids, read_settings};
+
+/// Options of `flock simulate`.
+#[derive(Args, Debug)]
+pub struct SimulateArgs {
+    /// Flock settings as RON (the plugin's `FlockSettings`); default: Processing's flock.
+    #[arg(long)]
+    settings: Option<PathBuf>,
+    /// Initial boids as CSV with the header `x,y,vx,vy`.
+    #[arg(long, conflicts_with_all = ["count", "seed"])]
+    input: Option<PathBuf>,
+    /// Or this many boids, random in the bounds with random headings at max speed.
+    #[arg(long, required_unless_present = "input")]
+    count: Option<usize>,
+    /// Seed of the random boids.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// How many steps to run.
+    #[arg(long)]
+    steps: u64,
+    /// Seconds per step.
+    #[arg(long, default_value_t = 1.0 / 60.0)]
+    dt: f32,
+    /// Write every K-th step (step 0, the initial state, is always written).
+    #[arg(long, default_value_t = 1)]
+    every: u64,
+    /// Where to write the CSV; standard output when absent.
+    #[arg(long)]
+    output: Option<PathBuf>,
+    /// Threads for the steering (default: one per core). Results don't depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+/// Runs `flock simulate`.
+pub fn run(args: &SimulateArgs) -> Result<(), String> {
+    if !(args.dt.is_finite() && args.dt > 0.0) {
+        return Err(format!(
+            "--dt {}: must be a finite number above zero",
+            args.dt
+        ));
+    }
+    if args.every == 0 {
+        return Err("--every 0: must be at least 1".to_string());
+    }
+    let settings = match &args.settings {
+        Some(path) => read_settings(path)?,
+        None => bevy_flock::FlockSettings::default(),
+    };
+    let config = settings.config;
+    let mut flock = match (&args.input, args.count) {
+        (Some(path), _) => {
+            let (positions, velocities) = read_boids(path)?;
+            Flock::new(positions, velocities, &config)
+        }
+        (None, Some(count)) => Flock::random(count, &config, args.seed.unwrap_or(0)),
+        (None, None) => return Err("give --input FILE or --count N".to_string()),
+    };
+    let executor = ScopedThreads(args.threads.unwrap_or_else(available_parallelism));
+
+    let mut write = |out: &mut dyn Write| -> std::io::Result<()> {
+        writeln!(out, "step,id,x,y,vx,vy")?;
+        write_state(out, 0, &flock)?;
+        for step in 1..=args.steps {
+            flock.step_with(&config, args.dt, &executor);
+            if step % args.every == 0 {
+                write_state(out, step, &flock)?;
+            }
+        }
+        out.flush()
+    };
+    match &args.output {
+        Some(path) => write_atomically(path, write),
+        None => {
+            let stdout = std::io::stdout();
+            let mut out = BufWriter::new(stdout.lock());
+            write(&mut out).map_err(|e| format!("cannot write to standard output: {e}"))
+        }
+    }
+}
+
+fn write_state(out: &mut dyn Write, step: u64, flock: &Flock) -> std::io::Result<()> {
+    for (id, (p, v)) in flock.positions().iter().zip(flock.velocities()).enumerate() {
+        writeln!(out, "{step},{id},{},{},{},{}", p.x, p.y, v.x, v.y)?;
+    }
+    Ok(())
+}
+
+/// Writes through a temporary file beside `path` and renames it into place, so a failure
+/// leaves no half-written file.
+fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), String> {
+    let file_name = path
+        .file_name()
+        .ok_or_else(|| format!("--output `{}` is not a file name", path.display()))?;
+    let temporary = path.with_file_name(format!(".{}.partial", file_name.to_string_lossy()));
+    let result = std::fs::File::create(&temporary).and_then(|file| {
+        let mut out = BufWriter::new(file);
+        write(&mut out)?;
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()
+    });
+    match result.and_then(|()| std::fs::rename(&temporary, path)) {
+        Ok(()) => Ok(()),
+        Err(error) => {
+            let _ = std::fs::remove_file(&temporary);
+            Err(format!("cannot write `{}`: {error}", path.display()))
+        }
+    }
+}

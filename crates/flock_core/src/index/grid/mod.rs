@@ -1,0 +1,273 @@
+//! A uniform grid rebuilt every step by a counting sort, with the boids reordered into cell
+//! order so that the boids of neighbouring cells lie next to each other in memory.
+
+mod steer;
+
+use super::NeighbourIndex;
+use crate::edges::wrap_point;
+use crate::math::Vector;
+use crate::space::Space;
+
+/// The uniform-grid index.
+///
+/// Cells are at least one query radius wide, so every neighbour of a boid lies in its own cell
+/// or one of the eight around it. Building is a counting sort: count boids per cell, prefix
+/// sums give each cell's start, then every boid is placed at its cell's next free slot (stable,
+/// so boids keep their relative order inside a cell). Positions are stored again in that
+/// order (`xs`, `ys`): a row of three cells is then one contiguous run, which the steering loop
+/// reads in fixed-width lanes the compiler vectorises (see [`Grid::compute_forces`]).
+///
+/// In a periodic space positions are stored wrapped into the bounds and the columns and rows
+/// wrap around; the world is cut into a whole number of cells so the seam falls on a cell edge.
+#[derive(Clone, Debug, Default)]
+pub struct Grid {
+    layout: Layout,
+    /// `cell_start[c]..cell_start[c + 1]` are the sorted slots of cell `c`.
+    cell_start: Vec<u32>,
+    /// The original index of the boid in each sorted slot.
+    order: Vec<u32>,
+    /// Scratch: each boid's cell, by original index.
+    cell_of: Vec<u32>,
+    xs: Vec<f32>,
+    ys: Vec<f32>,
+    // Scratch of the steering pass, kept so a step allocates nothing once the flock is sized.
+    vxs: Vec<f32>,
+    vys: Vec<f32>,
+    sorted_forces: Vec<Vector>,
+}
+
+/// Where the cells are.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Layout {
+    /// The corner of cell (0, 0).
+    origin: Vector,
+    /// The size of one cell, per axis.
+    cell_size: Vector,
+    /// Columns and rows.
+    columns: u32,
+    rows: u32,
+    /// Whether columns and rows wrap around, and the world size they wrap by.
+    periodic: bool,
+    world_size: Vector,
+}
+
+/// The most cells per boid: a sparse world gets bigger cells rather than a huge empty grid.
+const MAX_CELLS_PER_BOID: usize = 4;
+
+impl Layout {
+    fn new(positions: &[Vector], space: &Space, query_radius: f32) -> Self {
+        let radius = if query_radius.is_finite() && query_radius > 0.0 {
+            query_radius
+        } else {
+            // No rule reaches anywhere; any cell size is correct.
+            1.0
+        };
+        let max_cells = (positions.len() * MAX_CELLS_PER_BOID).max(16) as f32;
+        if space.periodic {
+            let size = space.bounds.size();
+            let mut columns = (size.x / radius).floor().max(1.0);
+            let mut rows = (size.y / radius).floor().max(1.0);
+            let shrink = (columns * rows / max_cells).sqrt();
+            if shrink > 1.0 {
+                columns = (columns / shrink).floor().max(1.0);
+                rows = (rows / shrink).floor().max(1.0);
+            }
+            Self {
+                origin: space.bounds.min,
+                cell_size: size / Vector::new(columns, rows),
+                columns: columns as u32,
+                rows: rows as u32,
+                periodic: true,
+                world_size: size,
+            }
+        } else {
+            // Cover where the boids are, not the bounds: with free edges they may be anywhere.
+            let (min, max) = positions
+                .iter()
+                .filter(|p| p.is_finite())
+                .fold((Vector::MAX, Vector::MIN), |(lo, hi), p| {
+                    (lo.min(*p), hi.max(*p))
+                });
+            if min.x > max.x {
+                return Self {
+                    cell_size: Vector::splat(radius),
+                    columns: 1,
+                    rows: 1,
+                    ..Self::default()
+                };
+            }
+            let extent = (max - min).max(Vector::splat(f32::MIN_POSITIVE));
+            let mut cell = radius;
+            let cells = |cell: f32| {
+                (
+                    (extent.x / cell).ceil().max(1.0),
+                    (extent.y / cell).ceil().max(1.0),
+                )
+            };
+            let (columns, rows) = cells(cell);
+            if columns * rows > max_cells {
+                cell *= (columns * rows / max_cells).sqrt();
+            }
+            let (columns, rows) = cells(cell);
+            Self {
+                origin: min,
+                cell_size: Vector::splat(cell),
+                columns: columns as u32,
+                rows: rows as u32,
+                periodic: false,
+                world_size: Vector::ZERO,
+            }
+        }
+    }
+
+    fn cell_count(&self) -> usize {
+        self.columns as usize * self.rows as usize
+    }
+
+    /// The column and row of a (wrapped, in a periodic space) position. Positions outside
+    /// the grid are clamped to its border cells, which keeps every neighbour within one cell.
+    #[inline]
+    fn cell_coordinates(&self, position: Vector) -> (u32, u32) {
+        let cell = (position - self.origin) / self.cell_size;
+        // Truncating a non-negative number is flooring it, without a call to `floorf`; `as`
+        // saturates and maps NaN to 0, so a bad position can't index out of the grid.
+        let column = (cell.x.max(0.0) as u32).min(self.columns - 1);
+        let row = (cell.y.max(0.0) as u32).min(self.rows - 1);
+        (column, row)
+    }
+
+    #[inline]
+    fn cell_index(&self, column: u32, row: u32) -> u32 {
+        row * self.columns + column
+    }
+
+    /// Whether the fast steering pass applies: it walks 3 x 3 cells with one offset per run,
+    /// which needs at least three distinct columns and rows when the space wraps.
+    fn supports_runs(&self) -> bool {
+        !self.periodic || (self.columns >= 3 && self.rows >= 3)
+    }
+}
+
+impl Grid {
+    /// The number of columns and rows of the last build.
+    pub fn dimensions(&self) -> (u32, u32) {
+        (self.layout.columns, self.layout.rows)
+    }
+
+    /// The size of one cell, per axis, of the last build.
+    pub fn cell_size(&self) -> Vector {
+        self.layout.cell_size
+    }
+
+    /// The corner of cell (0, 0) of the last build.
+    pub fn origin(&self) -> Vector {
+        self.layout.origin
+    }
+
+    /// The sorted slots `start..end` of the cells `first..=last` of one row.
+    #[inline]
+    fn run(&self, row: u32, first: u32, last: u32) -> (usize, usize) {
+        let start = self.cell_start[self.layout.cell_index(first, row) as usize];
+        let end = self.cell_start[self.layout.cell_index(last, row) as usize + 1];
+        (start as usize, end as usize)
+    }
+}
+
+impl NeighbourIndex for Grid {
+    fn rebuild(&mut self, positions: &[Vector], space: &Space, query_radius: f32) {
+        let layout = Layout::new(positions, space, query_radius);
+        self.layout = layout;
+        let cells = layout.cell_count();
+
+        // Count boids per cell (cell_start[c + 1] holds the count of cell c for now).
+        self.cell_start.clear();
+        self.cell_start.resize(cells + 1, 0);
+        self.cell_of.clear();
+        self.cell_of.extend(positions.iter().map(|position| {
+            let position = if layout.periodic {
+                wrap_point(*position, &space.bounds)
+            } else {
+                *position
+            };
+            let (column, row) = layout.cell_coordinates(position);
+            layout.cell_index(column, row)
+        }));
+        for &cell in &self.cell_of {
+            self.cell_start[cell as usize + 1] += 1;
+        }
+        // Prefix sums: cell_start[c] is where cell c begins.
+        for cell in 0..cells {
+            self.cell_start[cell + 1] += self.cell_start[cell];
+        }
+        // Place every boid at its cell's next free slot, using `cell_start` itself as the
+        // cursor; walking boids in order makes the sort stable.
+        self.order.clear();
+        self.order.resize(positions.len(), 0);
+        self.xs.clear();
+        self.xs.resize(positions.len(), 0.0);
+        self.ys.clear();
+        self.ys.resize(positions.len(), 0.0);
+        for (boid, &cell) in self.cell_of.iter().enumerate() {
+            let slot = self.cell_start[cell as usize] as usize;
+            self.cell_start[cell as usize] += 1;
+            self.order[slot] = boid as u32;
+            let position = if layout.periodic {
+                wrap_point(positions[boid], &space.bounds)
+            } else {
+                positions[boid]
+            };
+            self.xs[slot] = position.x;
+            self.ys[slot] = position.y;
+        }
+        // Placing advanced every start to the next cell's start: shift back by one cell.
+        for cell in (1..=cells).rev() {
+            self.cell_start[cell] = self.cell_start[cell - 1];
+        }
+        self.cell_start[0] = 0;
+    }
+
+    fn candidates(&self, point: Vector, radius: f32, out: &mut Vec<u32>) {
+        out.clear();
+        let layout = &self.layout;
+        if self.order.is_empty() {
+            return;
+        }
+        let point = if layout.periodic {
+            let bounds = crate::Bounds {
+                min: layout.origin,
+                max: layout.origin + layout.world_size,
+            };
+            wrap_point(point, &bounds)
+        } else {
+            point
+        };
+        let (column, row) = layout.cell_coordinates(point);
+        // How many cells either side the radius can reach.
+        let reach = (radius / layout.cell_size).ceil();
+        let reach_columns = reach.x.clamp(1.0, layout.columns as f32) as i64;
+        let reach_rows = reach.y.clamp(1.0, layout.rows as f32) as i64;
+        let span = |centre: u32, reach: i64, count: u32| -> Vec<u32> {
+            let count = i64::from(count);
+            let (low, high) = (i64::from(centre) - reach, i64::from(centre) + reach);
+            if layout.periodic {
+                if high - low + 1 >= count {
+                    (0..count as u32).collect()
+                } else {
+                    (low..=high).map(|c| c.rem_euclid(count) as u32).collect()
+                }
+            } else {
+                (low.max(0)..=high.min(count - 1))
+                    .map(|c| c as u32)
+                    .collect()
+            }
+        };
+        let columns = span(column, reach_columns, layout.columns);
+        for row in span(row, reach_rows, layout.rows) {
+            for &column in &columns {
+                let (start, end) = self.run(row, column, column);
+                out.extend_from_slice(&self.order[start..end]);
+            }
+        }
+        out.sort_unstable();
+    }
+}

@@ -1,0 +1,90 @@
+//! Splitting a step's work over threads without owning a thread pool.
+//!
+//! The kernel never starts threads of its own: the caller passes an [`Executor`], so inside
+//! Bevy the work runs on Bevy's compute task pool and no second pool competes with it.
+
+/// Runs a function over disjoint chunks of a mutable slice, possibly in parallel.
+///
+/// Implementations must call `task` exactly once for every chunk of
+/// `data.chunks_mut(chunk_len)`, passing the chunk's start index. Results must not depend on
+/// which thread runs which chunk: the kernel only writes each chunk's own elements.
+pub trait Executor {
+    /// How many threads may work at once; the kernel sizes chunks from it.
+    fn threads(&self) -> usize;
+
+    /// Calls `task(start, chunk)` for every chunk of `data.chunks_mut(chunk_len)`.
+    fn for_each_chunk<T, F>(&self, data: &mut [T], chunk_len: usize, task: F)
+    where
+        T: Send,
+        F: Fn(usize, &mut [T]) + Sync;
+}
+
+/// Everything on the calling thread.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Serial;
+
+impl Executor for Serial {
+    fn threads(&self) -> usize {
+        1
+    }
+
+    fn for_each_chunk<T, F>(&self, data: &mut [T], chunk_len: usize, task: F)
+    where
+        T: Send,
+        F: Fn(usize, &mut [T]) + Sync,
+    {
+        for (i, chunk) in data.chunks_mut(chunk_len.max(1)).enumerate() {
+            task(i * chunk_len, chunk);
+        }
+    }
+}
+
+/// Scoped standard-library threads, started for each call: for tests and tools without a task
+/// pool of their own. (Bevy apps use the compute task pool instead.)
+#[derive(Clone, Copy, Debug)]
+pub struct ScopedThreads(pub usize);
+
+impl Executor for ScopedThreads {
+    fn threads(&self) -> usize {
+        self.0.max(1)
+    }
+
+    fn for_each_chunk<T, F>(&self, data: &mut [T], chunk_len: usize, task: F)
+    where
+        T: Send,
+        F: Fn(usize, &mut [T]) + Sync,
+    {
+        let chunk_len = chunk_len.max(1);
+        let threads = self.threads();
+        let chunks: Vec<(usize, &mut [T])> = data
+            .chunks_mut(chunk_len)
+            .enumerate()
+            .map(|(i, chunk)| (i * chunk_len, chunk))
+            .collect();
+        let per_thread = chunks.len().div_ceil(threads).max(1);
+        let task = &task;
+        std::thread::scope(|scope| {
+            let mut chunks = chunks.into_iter();
+            loop {
+                let batch: Vec<_> = chunks.by_ref().take(per_thread).collect();
+                if batch.is_empty() {
+                    break;
+                }
+                scope.spawn(move || {
+                    for (start, chunk) in batch {
+                        task(start, chunk);
+                    }
+                });
+            }
+        });
+    }
+}
+
+/// A chunk length that gives each thread several chunks (for balance) without making chunks
+/// so small that the per-chunk overhead shows.
+pub fn chunk_len_for(len: usize, threads: usize) -> usize {
+    const CHUNKS_PER_THREAD: usize = 8;
+    const MIN_CHUNK: usize = 256;
+    len.div_ceil(threads.max(1) * CHUNKS_PER_THREAD)
+        .max(MIN_CHUNK)
+}
