@@ -1,6 +1,9 @@
 //! A uniform grid rebuilt every step by a counting sort, with the boids reordered into cell
 //! order so that the boids of neighbouring cells lie next to each other in memory.
 
+mod avx;
+mod avx512;
+mod sse;
 mod steer;
 
 use super::NeighbourIndex;
@@ -26,6 +29,8 @@ pub struct Grid {
     cell_start: Vec<u32>,
     /// The original index of the boid in each sorted slot.
     order: Vec<u32>,
+    /// The cell of each sorted slot.
+    slot_cell: Vec<u32>,
     /// Scratch: each boid's cell, by original index.
     cell_of: Vec<u32>,
     xs: Vec<f32>,
@@ -33,6 +38,7 @@ pub struct Grid {
     // Scratch of the steering pass, kept so a step allocates nothing once the flock is sized.
     vxs: Vec<f32>,
     vys: Vec<f32>,
+    sorted_weights: Vec<crate::RuleWeights>,
     sorted_forces: Vec<Vector>,
 }
 
@@ -203,6 +209,8 @@ impl NeighbourIndex for Grid {
         // cursor; walking boids in order makes the sort stable.
         self.order.clear();
         self.order.resize(positions.len(), 0);
+        self.slot_cell.clear();
+        self.slot_cell.resize(positions.len(), 0);
         self.xs.clear();
         self.xs.resize(positions.len(), 0.0);
         self.ys.clear();
@@ -211,6 +219,7 @@ impl NeighbourIndex for Grid {
             let slot = self.cell_start[cell as usize] as usize;
             self.cell_start[cell as usize] += 1;
             self.order[slot] = boid as u32;
+            self.slot_cell[slot] = cell;
             let position = if layout.periodic {
                 wrap_point(positions[boid], &space.bounds)
             } else {
