@@ -74,11 +74,18 @@ pub(crate) fn build_index(mut buffers: ResMut<FlockBuffers>, settings: Res<Activ
     let config = &settings.0.config;
     let buffers = &mut *buffers;
     buffers.index.set_kind(config.index);
-    buffers.index.rebuild(
-        &buffers.positions,
-        &flock_core::Space::of(config),
-        config.max_radius(),
-    );
+    let space = flock_core::Space::of(config);
+    match ComputeTaskPool::try_get() {
+        Some(pool) => buffers.index.rebuild(
+            &buffers.positions,
+            &space,
+            config.max_radius(),
+            &TaskPoolExecutor(pool),
+        ),
+        None => buffers
+            .index
+            .rebuild(&buffers.positions, &space, config.max_radius(), &Serial),
+    }
 }
 
 /// [`FlockSystems::Steer`](crate::FlockSystems::Steer): every boid's flocking force from the

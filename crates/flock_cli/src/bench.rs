@@ -224,11 +224,11 @@ fn measure_kernel(
         && (steps.len() < 3 || started.elapsed().as_secs_f64() < args.seconds)
     {
         let begin = Instant::now();
-        flock.rebuild_index(&config);
+        flock.rebuild_index(&config, &executor);
         let built = Instant::now();
         stats = flock.compute_forces(&config, &executor);
         let steered = Instant::now();
-        flock.move_boids(&config, 1.0 / 60.0);
+        flock.move_boids(&config, 1.0 / 60.0, &executor);
         builds.push(built - begin);
         steers.push(steered - built);
         steps.push(begin.elapsed());

@@ -5,11 +5,11 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 use crate::config::{FlockConfig, RuleWeights};
-use crate::edges::apply_edges;
+use crate::edges::apply_edge;
 use crate::index::{AnyIndex, NeighbourIndex};
 use crate::integrate::integrate;
 use crate::math::Vector;
-use crate::parallel::{Executor, Serial};
+use crate::parallel::{Executor, Serial, chunk_len_for, for_each_chunk_pair};
 use crate::rules::{NeighbourStats, StepConstants};
 use crate::space::Space;
 
@@ -103,17 +103,21 @@ impl Flock {
         dt: f32,
         executor: &impl Executor,
     ) -> NeighbourStats {
-        self.rebuild_index(config);
+        self.rebuild_index(config, executor);
         let stats = self.compute_forces(config, executor);
-        self.move_boids(config, dt);
+        self.move_boids(config, dt, executor);
         stats
     }
 
     /// The first part of a step: rebuilds the neighbour index over the current positions.
-    pub fn rebuild_index(&mut self, config: &FlockConfig) {
+    pub fn rebuild_index(&mut self, config: &FlockConfig, executor: &impl Executor) {
         self.index.set_kind(config.index);
-        self.index
-            .rebuild(&self.positions, &Space::of(config), config.max_radius());
+        self.index.rebuild(
+            &self.positions,
+            &Space::of(config),
+            config.max_radius(),
+            executor,
+        );
     }
 
     /// The second part: every boid's force from the current state, through the index built by
@@ -134,20 +138,24 @@ impl Flock {
     }
 
     /// The last part: integration with the forces of [`Flock::compute_forces`], then edges.
-    pub fn move_boids(&mut self, config: &FlockConfig, dt: f32) {
-        for ((position, velocity), force) in self
-            .positions
-            .iter_mut()
-            .zip(self.velocities.iter_mut())
-            .zip(&self.forces)
-        {
-            integrate(config, dt, position, velocity, *force / config.mass);
-        }
-        apply_edges(
-            config.edges,
-            &config.bounds,
+    pub fn move_boids(&mut self, config: &FlockConfig, dt: f32, executor: &impl Executor) {
+        let forces = &self.forces;
+        let chunk_len = chunk_len_for(self.positions.len(), executor.threads());
+        for_each_chunk_pair(
+            executor,
             &mut self.positions,
             &mut self.velocities,
+            chunk_len,
+            |start, positions, velocities| {
+                for ((position, velocity), force) in positions
+                    .iter_mut()
+                    .zip(velocities.iter_mut())
+                    .zip(&forces[start..])
+                {
+                    integrate(config, dt, position, velocity, *force / config.mass);
+                    apply_edge(config.edges, &config.bounds, position, velocity);
+                }
+            },
         );
     }
 }

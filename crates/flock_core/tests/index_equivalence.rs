@@ -40,7 +40,12 @@ fn forces_with(
 ) -> Vec<flock_core::RuleForces> {
     let constants = StepConstants::new(config);
     let mut index = AnyIndex::new(kind);
-    index.rebuild(&state.positions, &constants.space, constants.query_radius);
+    index.rebuild(
+        &state.positions,
+        &constants.space,
+        constants.query_radius,
+        &Serial,
+    );
     let mut candidates = Vec::new();
     (0..state.positions.len())
         .map(|me| {
@@ -65,7 +70,12 @@ fn weighted_forces(
 ) -> (Vec<Vector>, NeighbourStats) {
     let constants = StepConstants::new(config);
     let mut index = AnyIndex::new(kind);
-    index.rebuild(&state.positions, &constants.space, constants.query_radius);
+    index.rebuild(
+        &state.positions,
+        &constants.space,
+        constants.query_radius,
+        &Serial,
+    );
     let weights = vec![config.weights; state.positions.len()];
     let mut forces = vec![Vector::NAN; state.positions.len()];
     let stats = index.compute_forces(
@@ -249,7 +259,12 @@ fn kd_tree_candidates_are_a_superset_of_the_true_neighbours() {
     let constants = StepConstants::new(&config);
     let state = random_state(1_000, config.bounds, config.max_speed, 5);
     let mut index = AnyIndex::new(IndexKind::KdTree);
-    index.rebuild(&state.positions, &constants.space, constants.query_radius);
+    index.rebuild(
+        &state.positions,
+        &constants.space,
+        constants.query_radius,
+        &Serial,
+    );
     let mut candidates = Vec::new();
     for (me, position) in state.positions.iter().enumerate() {
         index.candidates(*position, constants.query_radius, &mut candidates);
@@ -275,7 +290,7 @@ fn an_empty_flock_has_no_candidates() {
     let mut candidates = vec![7];
     for kind in [IndexKind::Grid, IndexKind::KdTree, IndexKind::BruteForce] {
         let mut index = AnyIndex::new(kind);
-        index.rebuild(&[], &constants.space, constants.query_radius);
+        index.rebuild(&[], &constants.space, constants.query_radius, &Serial);
         index.candidates(Vector::ZERO, 100.0, &mut candidates);
         assert!(candidates.is_empty());
     }

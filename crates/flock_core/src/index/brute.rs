@@ -2,6 +2,7 @@
 
 use super::NeighbourIndex;
 use crate::math::Vector;
+use crate::parallel::Executor;
 use crate::space::Space;
 
 /// Every boid against every other, O(N^2) per step: the reference the other indexes are
@@ -12,7 +13,13 @@ pub struct BruteForce {
 }
 
 impl NeighbourIndex for BruteForce {
-    fn rebuild(&mut self, positions: &[Vector], _space: &Space, _query_radius: f32) {
+    fn rebuild(
+        &mut self,
+        positions: &[Vector],
+        _space: &Space,
+        _query_radius: f32,
+        _executor: &impl Executor,
+    ) {
         self.len = u32::try_from(positions.len()).expect("more than u32::MAX boids");
     }
 

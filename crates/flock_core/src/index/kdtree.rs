@@ -4,6 +4,7 @@ use kiddo::{ImmutableKdTree, SquaredEuclidean};
 
 use super::NeighbourIndex;
 use crate::math::Vector;
+use crate::parallel::Executor;
 use crate::space::Space;
 
 /// A KD-tree (kiddo's immutable tree) over the snapshot. Periodic spaces are searched by
@@ -25,7 +26,13 @@ impl std::fmt::Debug for KdTree {
 }
 
 impl NeighbourIndex for KdTree {
-    fn rebuild(&mut self, positions: &[Vector], space: &Space, _query_radius: f32) {
+    fn rebuild(
+        &mut self,
+        positions: &[Vector],
+        space: &Space,
+        _query_radius: f32,
+        _executor: &impl Executor,
+    ) {
         self.points.clear();
         self.points.extend(positions.iter().map(|p| p.to_array()));
         self.space = Some(*space);

@@ -22,7 +22,14 @@ use crate::space::Space;
 pub trait NeighbourIndex {
     /// Rebuilds the index over `positions` (a boid's index is its position in the slice), for
     /// queries reaching up to `query_radius`.
-    fn rebuild(&mut self, positions: &[Vector], space: &Space, query_radius: f32);
+    /// The executor may split the work over threads; the result must not depend on it.
+    fn rebuild(
+        &mut self,
+        positions: &[Vector],
+        space: &Space,
+        query_radius: f32,
+        executor: &impl Executor,
+    );
 
     /// Replaces `out` with the indexes of every boid that may lie within `radius` of `point`
     /// (across the seams in a periodic space), in ascending order and without repeats.
@@ -101,11 +108,17 @@ impl Default for AnyIndex {
 }
 
 impl NeighbourIndex for AnyIndex {
-    fn rebuild(&mut self, positions: &[Vector], space: &Space, query_radius: f32) {
+    fn rebuild(
+        &mut self,
+        positions: &[Vector],
+        space: &Space,
+        query_radius: f32,
+        executor: &impl Executor,
+    ) {
         match self {
-            Self::Grid(index) => index.rebuild(positions, space, query_radius),
-            Self::KdTree(index) => index.rebuild(positions, space, query_radius),
-            Self::BruteForce(index) => index.rebuild(positions, space, query_radius),
+            Self::Grid(index) => index.rebuild(positions, space, query_radius, executor),
+            Self::KdTree(index) => index.rebuild(positions, space, query_radius, executor),
+            Self::BruteForce(index) => index.rebuild(positions, space, query_radius, executor),
         }
     }
 

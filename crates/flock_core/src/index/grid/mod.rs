@@ -9,6 +9,7 @@ mod steer;
 use super::NeighbourIndex;
 use crate::edges::wrap_point;
 use crate::math::Vector;
+use crate::parallel::{Executor, chunk_len_for};
 use crate::space::Space;
 
 /// The uniform-grid index.
@@ -31,8 +32,13 @@ pub struct Grid {
     order: Vec<u32>,
     /// The cell of each sorted slot.
     slot_cell: Vec<u32>,
-    /// Scratch: each boid's cell, by original index.
-    cell_of: Vec<u32>,
+    /// The sorted slot of each boid (the inverse of `order`).
+    slot_of: Vec<u32>,
+    /// Scratch of the build: each boid's record, in boid order and then in slot order, and
+    /// each cell's next free slot.
+    placed: Vec<Placed>,
+    sorted: Vec<Placed>,
+    cursor: Vec<u32>,
     xs: Vec<f32>,
     ys: Vec<f32>,
     // Scratch of the steering pass, kept so a step allocates nothing once the flock is sized.
@@ -40,6 +46,15 @@ pub struct Grid {
     vys: Vec<f32>,
     sorted_weights: Vec<crate::RuleWeights>,
     sorted_forces: Vec<Vector>,
+}
+
+/// One boid as the build sorts it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Placed {
+    x: f32,
+    y: f32,
+    boid: u32,
+    cell: u32,
 }
 
 /// Where the cells are.
@@ -180,59 +195,94 @@ impl Grid {
 }
 
 impl NeighbourIndex for Grid {
-    fn rebuild(&mut self, positions: &[Vector], space: &Space, query_radius: f32) {
+    fn rebuild(
+        &mut self,
+        positions: &[Vector],
+        space: &Space,
+        query_radius: f32,
+        executor: &impl Executor,
+    ) {
         let layout = Layout::new(positions, space, query_radius);
         self.layout = layout;
         let cells = layout.cell_count();
+        let count = positions.len();
+        let chunk_len = chunk_len_for(count, executor.threads());
 
-        // Count boids per cell (cell_start[c + 1] holds the count of cell c for now).
+        // Each boid's cell and the position it is stored at (wrapped in a periodic space).
+        self.placed.resize(count, Placed::default());
+        executor.for_each_chunk(&mut self.placed, chunk_len, |start, chunk| {
+            for (placed, (boid, position)) in chunk
+                .iter_mut()
+                .zip(positions.iter().enumerate().skip(start))
+            {
+                let position = if layout.periodic {
+                    wrap_point(*position, &space.bounds)
+                } else {
+                    *position
+                };
+                let (column, row) = layout.cell_coordinates(position);
+                *placed = Placed {
+                    x: position.x,
+                    y: position.y,
+                    boid: boid as u32,
+                    cell: layout.cell_index(column, row),
+                };
+            }
+        });
+
+        // Count boids per cell, then prefix sums: cell_start[c] is where cell c begins.
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
-        self.cell_of.clear();
-        self.cell_of.extend(positions.iter().map(|position| {
-            let position = if layout.periodic {
-                wrap_point(*position, &space.bounds)
-            } else {
-                *position
-            };
-            let (column, row) = layout.cell_coordinates(position);
-            layout.cell_index(column, row)
-        }));
-        for &cell in &self.cell_of {
-            self.cell_start[cell as usize + 1] += 1;
+        for placed in &self.placed {
+            self.cell_start[placed.cell as usize + 1] += 1;
         }
-        // Prefix sums: cell_start[c] is where cell c begins.
         for cell in 0..cells {
             self.cell_start[cell + 1] += self.cell_start[cell];
         }
-        // Place every boid at its cell's next free slot, using `cell_start` itself as the
-        // cursor; walking boids in order makes the sort stable.
-        self.order.clear();
-        self.order.resize(positions.len(), 0);
-        self.slot_cell.clear();
-        self.slot_cell.resize(positions.len(), 0);
-        self.xs.clear();
-        self.xs.resize(positions.len(), 0.0);
-        self.ys.clear();
-        self.ys.resize(positions.len(), 0.0);
-        for (boid, &cell) in self.cell_of.iter().enumerate() {
-            let slot = self.cell_start[cell as usize] as usize;
-            self.cell_start[cell as usize] += 1;
-            self.order[slot] = boid as u32;
-            self.slot_cell[slot] = cell;
-            let position = if layout.periodic {
-                wrap_point(positions[boid], &space.bounds)
-            } else {
-                positions[boid]
-            };
-            self.xs[slot] = position.x;
-            self.ys[slot] = position.y;
+
+        // Place every boid at its cell's next free slot; walking boids in order makes the sort
+        // stable. One packed record per slot keeps this scattered write to one cache line.
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.cell_start[..cells]);
+        self.sorted.resize(count, Placed::default());
+        self.slot_of.resize(count, 0);
+        for (placed, slot_of) in self.placed.iter().zip(&mut self.slot_of) {
+            let cursor = &mut self.cursor[placed.cell as usize];
+            self.sorted[*cursor as usize] = *placed;
+            *slot_of = *cursor;
+            *cursor += 1;
         }
-        // Placing advanced every start to the next cell's start: shift back by one cell.
-        for cell in (1..=cells).rev() {
-            self.cell_start[cell] = self.cell_start[cell - 1];
-        }
-        self.cell_start[0] = 0;
+
+        // Unpack the sorted records into the arrays the steering pass reads.
+        let sorted = &self.sorted;
+        self.xs.resize(count, 0.0);
+        self.ys.resize(count, 0.0);
+        self.order.resize(count, 0);
+        self.slot_cell.resize(count, 0);
+        executor.for_each_chunk(&mut self.xs, chunk_len, |start, chunk| {
+            chunk
+                .iter_mut()
+                .zip(&sorted[start..])
+                .for_each(|(x, placed)| *x = placed.x);
+        });
+        executor.for_each_chunk(&mut self.ys, chunk_len, |start, chunk| {
+            chunk
+                .iter_mut()
+                .zip(&sorted[start..])
+                .for_each(|(y, placed)| *y = placed.y);
+        });
+        executor.for_each_chunk(&mut self.order, chunk_len, |start, chunk| {
+            chunk
+                .iter_mut()
+                .zip(&sorted[start..])
+                .for_each(|(boid, placed)| *boid = placed.boid);
+        });
+        executor.for_each_chunk(&mut self.slot_cell, chunk_len, |start, chunk| {
+            chunk
+                .iter_mut()
+                .zip(&sorted[start..])
+                .for_each(|(cell, placed)| *cell = placed.cell);
+        });
     }
 
     fn candidates(&self, point: Vector, radius: f32, out: &mut Vec<u32>) {

@@ -9,7 +9,10 @@ use super::{Grid, Layout, avx, avx512, sse};
 use crate::config::RuleWeights;
 use crate::math::Vector;
 use crate::parallel::{Executor, chunk_len_for};
-use crate::rules::{NeighbourStats, StepConstants, compute_forces};
+use crate::rules::{NeighbourStats, RuleSums, StepConstants, compute_forces};
+
+/// Boids whose sums are gathered before their forces are computed.
+const BLOCK: usize = 32;
 
 /// The sorted buffers the pass reads.
 #[derive(Clone, Copy)]
@@ -139,18 +142,28 @@ impl Grid {
             );
         }
 
-        // Gather what the pass reads per boid into cell order once, in a loop that keeps many
-        // loads in flight, rather than one random read per boid inside the pass.
-        self.vxs.clear();
-        self.vys.clear();
-        self.sorted_weights.clear();
-        for &boid in &self.order {
-            let velocity = velocities[boid as usize];
-            self.vxs.push(velocity.x);
-            self.vys.push(velocity.y);
-            self.sorted_weights.push(weights[boid as usize]);
-        }
-        self.sorted_forces.clear();
+        // Gather what the pass reads per boid into cell order once, in parallel loops that
+        // keep many loads in flight, rather than one random read per boid inside the pass.
+        let order = &self.order;
+        let chunk_len = chunk_len_for(count, executor.threads());
+        self.vxs.resize(count, 0.0);
+        self.vys.resize(count, 0.0);
+        self.sorted_weights.resize(count, RuleWeights::default());
+        executor.for_each_chunk(&mut self.vxs, chunk_len, |start, chunk| {
+            for (vx, &boid) in chunk.iter_mut().zip(&order[start..]) {
+                *vx = velocities[boid as usize].x;
+            }
+        });
+        executor.for_each_chunk(&mut self.vys, chunk_len, |start, chunk| {
+            for (vy, &boid) in chunk.iter_mut().zip(&order[start..]) {
+                *vy = velocities[boid as usize].y;
+            }
+        });
+        executor.for_each_chunk(&mut self.sorted_weights, chunk_len, |start, chunk| {
+            for (weight, &boid) in chunk.iter_mut().zip(&order[start..]) {
+                *weight = weights[boid as usize];
+            }
+        });
         self.sorted_forces.resize(count, Vector::ZERO);
 
         let sorted = Sorted {
@@ -165,45 +178,57 @@ impl Grid {
         let sorted_weights = &self.sorted_weights;
         let neighbours = AtomicU64::new(0);
         let candidates = AtomicU64::new(0);
-        let chunk_len = chunk_len_for(count, executor.threads());
         executor.for_each_chunk(&mut self.sorted_forces, chunk_len, |start, chunk| {
             let (mut chunk_neighbours, mut chunk_candidates) = (0u64, 0u64);
             // Boids come in cell order, and every boid of a cell has the same runs.
             let mut cell_runs = (u32::MAX, [Run::default(); 6], 0);
-            for (slot, force) in (start..).zip(chunk.iter_mut()) {
-                let velocity = Vector::new(sorted.vxs[slot], sorted.vys[slot]);
-                let query = sorted.query(slot, velocity, constants);
-                let cell = sorted.slot_cell[slot];
-                if cell != cell_runs.0 {
-                    let (runs, count) = sorted.runs(cell);
-                    cell_runs = (cell, runs, count);
+            // Sums for a block of boids first, then their forces: the forces' square roots and
+            // divisions are long chains, which overlap when a block of independent boids
+            // follows rather than each boid waiting for its own.
+            let mut block = [RuleSums::default(); BLOCK];
+            for (block_start, forces) in (start..).step_by(BLOCK).zip(chunk.chunks_mut(BLOCK)) {
+                let slots = block_start..block_start + forces.len();
+                for (sums, slot) in block.iter_mut().zip(slots.clone()) {
+                    let cell = sorted.slot_cell[slot];
+                    if cell != cell_runs.0 {
+                        let (runs, count) = sorted.runs(cell);
+                        cell_runs = (cell, runs, count);
+                    }
+                    let runs = &cell_runs.1[..cell_runs.2];
+                    let query = sorted.query(slot, constants);
+                    *sums = match lanes {
+                        Lanes::Avx512 => avx512::accumulate_runs(&sorted, runs, &query),
+                        Lanes::Avx => avx::accumulate_runs(&sorted, runs, &query),
+                        Lanes::Sse => sse::accumulate_runs(&sorted, runs, &query),
+                    };
+                    // Every neighbour is inside the largest radius, so the rule with that
+                    // radius counted them all: no separate neighbour count in the hot loop.
+                    sums.neighbours = sums
+                        .separation_count
+                        .max(sums.alignment_count)
+                        .max(sums.cohesion_count);
+                    chunk_neighbours += sums.neighbours as u64;
+                    chunk_candidates += runs
+                        .iter()
+                        .map(|run| (run.end - run.start) as u64)
+                        .sum::<u64>();
                 }
-                let runs = &cell_runs.1[..cell_runs.2];
-                let mut sums = match lanes {
-                    Lanes::Avx512 => avx512::accumulate_runs(&sorted, runs, &query),
-                    Lanes::Avx => avx::accumulate_runs(&sorted, runs, &query),
-                    Lanes::Sse => sse::accumulate_runs(&sorted, runs, &query),
-                };
-                // Every neighbour is inside the largest radius, so the rule with that radius
-                // counted them all: no separate neighbour count in the hot loop.
-                sums.neighbours = sums
-                    .separation_count
-                    .max(sums.alignment_count)
-                    .max(sums.cohesion_count);
-                let weights = &sorted_weights[slot];
-                *force = sums.into_forces(velocity, constants).weighted(weights);
-                chunk_neighbours += sums.neighbours as u64;
-                chunk_candidates += runs
-                    .iter()
-                    .map(|run| (run.end - run.start) as u64)
-                    .sum::<u64>();
+                for ((force, sums), slot) in forces.iter_mut().zip(&block).zip(slots) {
+                    let velocity = Vector::new(sorted.vxs[slot], sorted.vys[slot]);
+                    let forces = sums.into_forces(velocity, constants);
+                    *force = forces.weighted(&sorted_weights[slot]);
+                }
             }
             neighbours.fetch_add(chunk_neighbours, Ordering::Relaxed);
             candidates.fetch_add(chunk_candidates, Ordering::Relaxed);
         });
-        for (&boid, force) in self.order.iter().zip(&self.sorted_forces) {
-            forces[boid as usize] = *force;
-        }
+        // Back to the caller's order, as a parallel gather through each boid's slot.
+        let (slot_of, sorted_forces) = (&self.slot_of, &self.sorted_forces);
+        executor.for_each_chunk(forces, chunk_len, |start, chunk| {
+            for (force, &slot) in chunk.iter_mut().zip(&slot_of[start..]) {
+                *force = sorted_forces[slot as usize];
+            }
+        });
         NeighbourStats {
             neighbours: neighbours.into_inner(),
             candidates: candidates.into_inner(),
@@ -214,8 +239,8 @@ impl Grid {
 impl Sorted<'_> {
     /// The question of the boid in sorted `slot`.
     #[inline]
-    fn query(&self, slot: usize, velocity: Vector, constants: &StepConstants) -> BoidQuery {
-        let heading = velocity.normalize_or_zero();
+    fn query(&self, slot: usize, constants: &StepConstants) -> BoidQuery {
+        let heading = Vector::new(self.vxs[slot], self.vys[slot]).normalize_or_zero();
         BoidQuery {
             position: Vector::new(self.xs[slot], self.ys[slot]),
             heading,
