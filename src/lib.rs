@@ -20,7 +20,7 @@ pub use prefab::{BoidColors, BoidPrefab, PrefabStyled};
 pub use rng::FlockRng;
 pub use settings::{ActiveFlockSettings, BoundsSource, FlockCamera, FlockSettings};
 pub use spawn::{ClickToSpawn, CursorWorldPosition, Placement, SpawnBoids, spawn_boids};
-pub use steer::FlockBuffers;
+pub use steer::{FlockBuffers, StepTimings};
 
 /// The kernel, re-exported: settings types, indexes and the step functions.
 pub use flock_core;

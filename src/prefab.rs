@@ -97,10 +97,15 @@ pub(crate) fn style_new_boid(
     if sprites.contains(add.entity) {
         return;
     }
-    let hue = rng.rng().random_range(0.0..360.0);
     commands
         .entity(add.entity)
-        .try_insert((PrefabStyled { hue }, prefab_sprite(&prefab, hue)));
+        .try_insert(prefab_look(&prefab, &mut rng));
+}
+
+/// A new boid's look from the prefab, with a hue of its own from the flock's RNG.
+pub(crate) fn prefab_look(prefab: &BoidPrefab, rng: &mut FlockRng) -> (PrefabStyled, Sprite) {
+    let hue = rng.rng().random_range(0.0..360.0);
+    (PrefabStyled { hue }, prefab_sprite(prefab, hue))
 }
 
 /// Restyles every prefab-styled boid when the prefab changes.

@@ -5,6 +5,7 @@ use bevy::window::PrimaryWindow;
 use rand::RngExt;
 
 use crate::components::{Boid, Velocity};
+use crate::prefab::{BoidPrefab, prefab_look};
 use crate::rng::FlockRng;
 use crate::settings::FlockSettings;
 
@@ -64,22 +65,27 @@ pub fn spawn_boids(world: &mut World, count: usize, placement: Placement) -> Vec
         );
     }
     let config = settings.config;
+    let prefab = world.get_resource_or_init::<BoidPrefab>().clone();
     let mut rng = world.get_resource_or_init::<FlockRng>();
+    // The look comes in the same batch (rather than from the observer on new boids), so a
+    // large spawn moves each boid between tables once and queues no command per boid.
     let new_boids: Vec<_> = (0..count.min(room))
         .map(|_| {
-            let rng = rng.rng();
             let position = match placement {
                 Placement::RandomInBounds => Vec2::new(
-                    rng.random_range(config.bounds.min.x..=config.bounds.max.x),
-                    rng.random_range(config.bounds.min.y..=config.bounds.max.y),
+                    rng.rng()
+                        .random_range(config.bounds.min.x..=config.bounds.max.x),
+                    rng.rng()
+                        .random_range(config.bounds.min.y..=config.bounds.max.y),
                 ),
                 Placement::At(point) => point,
             };
-            let heading = Vec2::from_angle(rng.random_range(0.0..std::f32::consts::TAU));
+            let heading = Vec2::from_angle(rng.rng().random_range(0.0..std::f32::consts::TAU));
             (
                 Boid,
                 Transform::from_translation(position.extend(0.0)),
                 Velocity(heading * config.max_speed),
+                prefab_look(&prefab, &mut rng),
             )
         })
         .collect();

@@ -1,5 +1,8 @@
 //! Snapshot, index and steer: from boid entities to flocking forces.
 
+use std::time::Duration;
+
+use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
 use flock_core::{AnyIndex, NeighbourIndex, NeighbourStats, RuleWeights, Serial, StepConstants};
@@ -20,6 +23,16 @@ pub struct FlockBuffers {
     forces: Vec<Vec2>,
     index: AnyIndex,
     stats: NeighbourStats,
+    timings: StepTimings,
+}
+
+/// How long the parts of the last step took (wall clock).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepTimings {
+    /// Rebuilding the neighbour index.
+    pub index: Duration,
+    /// Computing every boid's force.
+    pub steer: Duration,
 }
 
 impl FlockBuffers {
@@ -47,6 +60,11 @@ impl FlockBuffers {
     pub fn stats(&self) -> NeighbourStats {
         self.stats
     }
+
+    /// How long the last step's index build and steering took.
+    pub fn timings(&self) -> StepTimings {
+        self.timings
+    }
 }
 
 /// [`FlockSystems::Snapshot`](crate::FlockSystems::Snapshot): copies every boid into the buffers.
@@ -71,6 +89,7 @@ pub(crate) fn snapshot_boids(
 
 /// [`FlockSystems::Index`](crate::FlockSystems::Index): rebuilds the neighbour index.
 pub(crate) fn build_index(mut buffers: ResMut<FlockBuffers>, settings: Res<ActiveFlockSettings>) {
+    let started = Instant::now();
     let config = &settings.0.config;
     let buffers = &mut *buffers;
     buffers.index.set_kind(config.index);
@@ -86,6 +105,7 @@ pub(crate) fn build_index(mut buffers: ResMut<FlockBuffers>, settings: Res<Activ
             .index
             .rebuild(&buffers.positions, &space, config.max_radius(), &Serial),
     }
+    buffers.timings.index = started.elapsed();
 }
 
 /// [`FlockSystems::Steer`](crate::FlockSystems::Steer): every boid's flocking force from the
@@ -96,6 +116,7 @@ pub(crate) fn steer_boids(
     settings: Res<ActiveFlockSettings>,
     mut accelerations: Query<(Entity, &mut Acceleration), With<Boid>>,
 ) {
+    let started = Instant::now();
     let config = &settings.0.config;
     let buffers = &mut *buffers;
     buffers.forces.resize(buffers.positions.len(), Vec2::ZERO);
@@ -119,6 +140,7 @@ pub(crate) fn steer_boids(
         ),
     };
     buffers.stats = stats;
+    buffers.timings.steer = started.elapsed();
 
     // The query visits boids in the snapshot's order unless boids were added, removed or
     // changed shape since; then fall back to looking each one up.

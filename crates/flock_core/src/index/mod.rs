@@ -9,7 +9,7 @@ mod grid;
 mod kdtree;
 
 pub use brute::BruteForce;
-pub use grid::Grid;
+pub use grid::{Grid, Lanes};
 pub use kdtree::KdTree;
 
 use crate::config::{IndexKind, RuleWeights};

@@ -6,6 +6,9 @@ mod avx512;
 mod sse;
 mod steer;
 
+#[doc(hidden)]
+pub use steer::Lanes;
+
 use super::NeighbourIndex;
 use crate::edges::wrap_point;
 use crate::math::Vector;

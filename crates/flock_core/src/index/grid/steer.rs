@@ -49,21 +49,35 @@ pub(super) struct BoidQuery {
 }
 
 /// Which lane code runs: chosen once per step from what the processor has.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Lanes {
+pub enum Lanes {
+    /// Four lanes (`glam::Vec4`): everywhere.
     Sse,
+    /// Eight lanes: x86_64 with AVX.
     Avx,
+    /// Sixteen lanes: x86_64 with AVX-512F.
     Avx512,
 }
 
 impl Lanes {
-    fn detect() -> Self {
+    /// The widest this processor runs.
+    pub fn detect() -> Self {
         if avx512::available() {
             Self::Avx512
         } else if avx::available() {
             Self::Avx
         } else {
             Self::Sse
+        }
+    }
+
+    /// Whether this processor runs these lanes.
+    pub fn available(self) -> bool {
+        match self {
+            Self::Sse => true,
+            Self::Avx => avx::available(),
+            Self::Avx512 => avx512::available(),
         }
     }
 }
@@ -94,27 +108,24 @@ impl Grid {
         )
     }
 
-    /// [`Grid::compute_forces`] on the portable SSE lanes even where AVX2 is available: for
-    /// checking that both give the same forces.
+    /// [`Grid::compute_forces`] on the given lanes, if this processor runs them: for checking
+    /// that every lane width gives the same forces.
     #[doc(hidden)]
-    pub fn compute_forces_portable(
+    pub fn compute_forces_on_lanes(
         &mut self,
+        lanes: Lanes,
         constants: &StepConstants,
         positions: &[Vector],
         velocities: &[Vector],
         weights: &[RuleWeights],
         forces: &mut [Vector],
         executor: &impl Executor,
-    ) -> NeighbourStats {
-        self.compute_forces_with_lanes(
-            constants,
-            positions,
-            velocities,
-            weights,
-            forces,
-            executor,
-            Lanes::Sse,
-        )
+    ) -> Option<NeighbourStats> {
+        lanes.available().then(|| {
+            self.compute_forces_with_lanes(
+                constants, positions, velocities, weights, forces, executor, lanes,
+            )
+        })
     }
 
     fn compute_forces_with_lanes(
