@@ -143,21 +143,20 @@ pub(crate) fn steer_boids(
     buffers.timings.steer = started.elapsed();
 
     // The query visits boids in the snapshot's order unless boids were added, removed or
-    // changed shape since; then fall back to looking each one up.
-    let same_order = accelerations
-        .iter()
-        .map(|(entity, _)| entity)
-        .eq(buffers.entities.iter().copied());
-    if same_order {
-        for ((_, mut acceleration), force) in accelerations.iter_mut().zip(&buffers.forces) {
-            acceleration.0 += *force / config.mass;
+    // changed shape since: apply forces in one pass while that holds, then look the rest of
+    // the snapshot's boids up one by one.
+    let mut applied = 0;
+    for (entity, mut acceleration) in &mut accelerations {
+        if buffers.entities.get(applied) != Some(&entity) {
+            break;
         }
-    } else {
-        for (entity, force) in buffers.entities.iter().zip(&buffers.forces) {
-            // A boid despawned since the snapshot has no acceleration to write.
-            if let Ok((_, mut acceleration)) = accelerations.get_mut(*entity) {
-                acceleration.0 += *force / config.mass;
-            }
+        acceleration.0 += buffers.forces[applied] / config.mass;
+        applied += 1;
+    }
+    for (entity, force) in buffers.entities.iter().zip(&buffers.forces).skip(applied) {
+        // A boid despawned since the snapshot has no acceleration to write.
+        if let Ok((_, mut acceleration)) = accelerations.get_mut(*entity) {
+            acceleration.0 += *force / config.mass;
         }
     }
 }

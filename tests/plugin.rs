@@ -376,3 +376,52 @@ fn random_hues_survive_a_prefab_swap() {
     step(&mut app, 1);
     assert_eq!(colours(&mut app), first);
 }
+
+/// Despawns the first boid between the snapshot and the steering, as a user's system might.
+fn despawn_first_boid(
+    mut commands: Commands,
+    boids: Query<Entity, With<Boid>>,
+    mut done: Local<bool>,
+) {
+    if !*done {
+        if let Some(first) = boids.iter().next() {
+            commands.entity(first).despawn();
+            *done = true;
+        }
+    }
+}
+
+#[test]
+fn forces_reach_the_boids_when_boids_vanish_mid_step() {
+    let settings = FlockSettings {
+        config: FlockConfig {
+            edges: EdgeMode::Free,
+            ..FlockConfig::default()
+        },
+        ..default()
+    };
+    let mut app = create_app(settings, 10);
+    app.add_systems(
+        FixedUpdate,
+        despawn_first_boid
+            .after(FlockSystems::Snapshot)
+            .before(FlockSystems::Steer),
+    );
+    // The first boid (the one that vanishes) is far from the pair.
+    app.world_mut()
+        .spawn((Boid, Transform::from_xyz(5_000.0, 0.0, 0.0)));
+    let [left, right] = [-20.0, 20.0].map(|x| {
+        app.world_mut()
+            .spawn((
+                Boid,
+                Transform::from_xyz(x, 0.0, 0.0),
+                Velocity(Vec2::new(0.0, 60.0)),
+            ))
+            .id()
+    });
+    step(&mut app, 1);
+    assert_eq!(boid_count(&mut app), 2);
+    let velocity = |entity| app.world().get::<Velocity>(entity).unwrap().0;
+    assert!(velocity(left).x > 0.0, "{}", velocity(left));
+    assert!(velocity(right).x < 0.0, "{}", velocity(right));
+}

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool, TaskPoolBuilder};
 use bevy::time::TimeUpdateStrategy;
 use bevy_flock::prelude::*;
-use bevy_flock::{TaskPoolExecutor, spawn_boids};
+use bevy_flock::{FlockBuffers, TaskPoolExecutor, spawn_boids};
 use clap::Args;
 use flock_core::{Bounds, Flock, NeighbourStats};
 
@@ -158,15 +158,18 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             "\nThe whole plugin, `App::update()` headless (MinimalPlugins + BoidsPlugin in FixedUpdate, \
              grid, 32 neighbours, {threads} compute threads):\n"
         );
-        println!("| boids | steps/s | ms/step |");
-        println!("|---:|---:|---:|");
+        println!("| boids | steps/s | ms/step | index ms | steer ms | rest of the app ms |");
+        println!("|---:|---:|---:|---:|---:|---:|");
         for &count in &app_sizes {
-            let step = measure_app(args, count);
+            let app = measure_app(args, count);
             println!(
-                "| {} | {:.1} | {:.2} |",
+                "| {} | {:.1} | {:.2} | {:.2} | {:.2} | {:.2} |",
                 format_count(count),
-                1.0 / step.as_secs_f64(),
-                millis(step)
+                1.0 / app.update.as_secs_f64(),
+                millis(app.update),
+                millis(app.index),
+                millis(app.steer),
+                millis(app.update.saturating_sub(app.index + app.steer)),
             );
         }
     }
@@ -242,14 +245,21 @@ fn measure_kernel(
     }
 }
 
-fn measure_app(args: &BenchArgs, count: usize) -> Duration {
+/// Medians of one `App::update()` measurement, with the plugin's own index and steer times.
+struct AppResult {
+    update: Duration,
+    index: Duration,
+    steer: Duration,
+}
+
+fn measure_app(args: &BenchArgs, count: usize) -> AppResult {
     let config = bench_config(count, 32, IndexKind::Grid);
     let mut app = bench_app(config, count, args.seed);
     for _ in 0..args.warmup {
         app.update();
     }
     let steps_before = app.world().resource::<FlockClock>().steps_taken();
-    let mut steps = Vec::new();
+    let (mut steps, mut indexes, mut steers) = (Vec::new(), Vec::new(), Vec::new());
     let started = Instant::now();
     while steps.len() < args.steps.max(3)
         && (steps.len() < 3 || started.elapsed().as_secs_f64() < args.seconds)
@@ -257,6 +267,9 @@ fn measure_app(args: &BenchArgs, count: usize) -> Duration {
         let begin = Instant::now();
         app.update();
         steps.push(begin.elapsed());
+        let timings = app.world().resource::<FlockBuffers>().timings();
+        indexes.push(timings.index);
+        steers.push(timings.steer);
     }
     let steps_taken = app.world().resource::<FlockClock>().steps_taken() - steps_before;
     assert_eq!(
@@ -264,7 +277,11 @@ fn measure_app(args: &BenchArgs, count: usize) -> Duration {
         steps.len() as u64,
         "each update must be exactly one flock step"
     );
-    median(steps)
+    AppResult {
+        update: median(steps),
+        index: median(indexes),
+        steer: median(steers),
+    }
 }
 
 fn median(mut samples: Vec<Duration>) -> Duration {

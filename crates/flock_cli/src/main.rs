@@ -4,14 +4,10 @@
 //!   table in `BENCHMARKS.md`.
 //! - `flock simulate`: run a scenario headless and write every boid's state as CSV.
 
-mod bench;
-mod input;
-mod memory;
-mod simulate;
-
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use flock_cli::{bench, memory, simulate};
 
 #[derive(Parser)]
 #[command(
