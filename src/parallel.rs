@@ -11,8 +11,8 @@ pub struct TaskPoolExecutor<'a>(pub &'a TaskPool);
 
 impl Executor for TaskPoolExecutor<'_> {
     fn threads(&self) -> usize {
-        // The thread that opens the scope works too.
-        self.0.thread_num().max(1)
+        // The thread that opens the scope works on its tasks too.
+        self.0.thread_num() + 1
     }
 
     fn for_each_chunk<T, F>(&self, data: &mut [T], chunk_len: usize, task: F)

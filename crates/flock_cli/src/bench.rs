@@ -31,7 +31,7 @@ pub struct BenchArgs {
     /// Flock sizes for the `App::update()` table (32 neighbours); `none` skips it.
     #[arg(long, value_delimiter = ',', default_value = "10k,100k,1M", value_parser = parse_count_or_none)]
     app_sizes: Vec<usize>,
-    /// Threads of the compute pool (default: one per core).
+    /// Threads that step the flock (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
     /// Untimed steps before measuring.
@@ -93,11 +93,17 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         .threads
         .unwrap_or_else(bevy::tasks::available_parallelism)
         .max(1);
-    // The pools are process-wide: set the compute pool up first, so the kernel measurements and
-    // the apps (whose TaskPoolPlugin finds it already there) share the same threads.
-    let pool = ComputeTaskPool::get_or_init(|| TaskPoolBuilder::new().num_threads(threads).build());
+    // The apps run their systems on Bevy's compute pool, `threads` threads (set up here, so
+    // their TaskPoolPlugin finds it). The kernel is stepped from this thread, which works in
+    // its own task pool's scopes too: its pool gets one thread less, so both measure `threads`
+    // threads at work.
+    ComputeTaskPool::get_or_init(|| TaskPoolBuilder::new().num_threads(threads).build());
+    let kernel_pool = TaskPoolBuilder::new()
+        .num_threads(threads - 1)
+        .thread_name("flock bench kernel".to_string())
+        .build();
     println!(
-        "flock bench: {threads} compute threads, 2D wrapping world, radii 25 / 50 / 50, seed {}, \
+        "flock bench: {threads} threads, 2D wrapping world, radii 25 / 50 / 50, seed {}, \
          median of up to {} timed steps ({} s budget) after {} warm-up steps\n",
         args.seed, args.steps, args.seconds, args.warmup
     );
@@ -113,7 +119,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
                 if index == IndexKind::BruteForce && count > args.brute_max {
                     continue;
                 }
-                let result = measure_kernel(args, pool, count, neighbours, index);
+                let result = measure_kernel(args, &kernel_pool, count, neighbours, index);
                 println!(
                     "| {} | {neighbours} | {} | {:.1} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} |",
                     format_count(count),
@@ -156,7 +162,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     if !app_sizes.is_empty() {
         println!(
             "\nThe whole plugin, `App::update()` headless (MinimalPlugins + BoidsPlugin in FixedUpdate, \
-             grid, 32 neighbours, {threads} compute threads):\n"
+             grid, 32 neighbours, {threads} compute-pool threads):\n"
         );
         println!("| boids | steps/s | ms/step | index ms | steer ms | rest of the app ms |");
         println!("|---:|---:|---:|---:|---:|---:|");
