@@ -90,19 +90,21 @@ fn boids_move_and_face_their_velocity() {
     }
 }
 
-#[test]
-fn flock_forces_reach_the_boids() {
-    // Two boids 40 apart (outside the separation radius of 25, inside the cohesion radius of
-    // 50), heading the same way: cohesion pulls them together.
-    let settings = FlockSettings {
+/// Free edges, so a pair of boids sees nothing but each other.
+fn free_settings() -> FlockSettings {
+    FlockSettings {
         config: FlockConfig {
             edges: EdgeMode::Free,
             ..FlockConfig::default()
         },
         ..default()
-    };
-    let mut app = create_app(settings, 1);
-    let [left, right] = [-20.0, 20.0].map(|x| {
+    }
+}
+
+/// Two boids 40 apart (outside the separation radius of 25, inside the cohesion radius of
+/// 50), heading the same way.
+fn spawn_pair(app: &mut App) -> [Entity; 2] {
+    [-20.0, 20.0].map(|x| {
         app.world_mut()
             .spawn((
                 Boid,
@@ -110,11 +112,22 @@ fn flock_forces_reach_the_boids() {
                 Velocity(Vec2::new(0.0, 60.0)),
             ))
             .id()
-    });
-    step(&mut app, 1);
+    })
+}
+
+/// Cohesion turned each boid of the pair towards the other.
+fn assert_pair_turned_together(app: &App, [left, right]: [Entity; 2]) {
     let velocity = |entity| app.world().get::<Velocity>(entity).unwrap().0;
     assert!(velocity(left).x > 0.0, "{}", velocity(left));
     assert!(velocity(right).x < 0.0, "{}", velocity(right));
+}
+
+#[test]
+fn flock_forces_reach_the_boids() {
+    let mut app = create_app(free_settings(), 1);
+    let pair = spawn_pair(&mut app);
+    step(&mut app, 1);
+    assert_pair_turned_together(&app, pair);
 }
 
 #[test]
@@ -383,24 +396,15 @@ fn despawn_first_boid(
     boids: Query<Entity, With<Boid>>,
     mut done: Local<bool>,
 ) {
-    if !*done {
-        if let Some(first) = boids.iter().next() {
-            commands.entity(first).despawn();
-            *done = true;
-        }
+    if !*done && let Some(first) = boids.iter().next() {
+        commands.entity(first).despawn();
+        *done = true;
     }
 }
 
 #[test]
 fn forces_reach_the_boids_when_boids_vanish_mid_step() {
-    let settings = FlockSettings {
-        config: FlockConfig {
-            edges: EdgeMode::Free,
-            ..FlockConfig::default()
-        },
-        ..default()
-    };
-    let mut app = create_app(settings, 10);
+    let mut app = create_app(free_settings(), 10);
     app.add_systems(
         FixedUpdate,
         despawn_first_boid
@@ -410,18 +414,8 @@ fn forces_reach_the_boids_when_boids_vanish_mid_step() {
     // The first boid (the one that vanishes) is far from the pair.
     app.world_mut()
         .spawn((Boid, Transform::from_xyz(5_000.0, 0.0, 0.0)));
-    let [left, right] = [-20.0, 20.0].map(|x| {
-        app.world_mut()
-            .spawn((
-                Boid,
-                Transform::from_xyz(x, 0.0, 0.0),
-                Velocity(Vec2::new(0.0, 60.0)),
-            ))
-            .id()
-    });
+    let pair = spawn_pair(&mut app);
     step(&mut app, 1);
     assert_eq!(boid_count(&mut app), 2);
-    let velocity = |entity| app.world().get::<Velocity>(entity).unwrap().0;
-    assert!(velocity(left).x > 0.0, "{}", velocity(left));
-    assert!(velocity(right).x < 0.0, "{}", velocity(right));
+    assert_pair_turned_together(&app, pair);
 }

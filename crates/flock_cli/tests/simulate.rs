@@ -151,41 +151,27 @@ fn a_bad_boids_file_names_the_line_and_writes_nothing() {
 #[test]
 fn bad_settings_name_the_field() {
     let dir = scratch("bad-ron");
+    let path = dir.join("settings.ron");
+    let fails_naming = |ron: String, needle: &str| {
+        std::fs::write(&path, ron).unwrap();
+        let output = flock(&[
+            "simulate",
+            "--settings",
+            path.to_str().unwrap(),
+            "--count",
+            "5",
+            "--steps",
+            "1",
+        ]);
+        assert!(!output.status.success());
+        assert!(stderr(&output).contains(needle), "{}", stderr(&output));
+    };
     let mut settings = FlockSettings::default();
     settings.config.separation_radius = -3.0;
-    let path = dir.join("settings.ron");
-    std::fs::write(&path, ron::to_string(&settings).unwrap()).unwrap();
-    let output = flock(&[
-        "simulate",
-        "--settings",
-        path.to_str().unwrap(),
-        "--count",
-        "5",
-        "--steps",
-        "1",
-    ]);
-    assert!(!output.status.success());
-    assert!(
-        stderr(&output).contains("separation_radius"),
-        "{}",
-        stderr(&output)
-    );
-
-    std::fs::write(&path, "(config: (separation_radius: \"wide\"))").unwrap();
-    let output = flock(&[
-        "simulate",
-        "--settings",
-        path.to_str().unwrap(),
-        "--count",
-        "5",
-        "--steps",
-        "1",
-    ]);
-    assert!(!output.status.success());
-    assert!(
-        stderr(&output).contains("settings.ron"),
-        "{}",
-        stderr(&output)
+    fails_naming(ron::to_string(&settings).unwrap(), "separation_radius");
+    fails_naming(
+        "(config: (separation_radius: \"wide\"))".to_string(),
+        "settings.ron",
     );
 }
 

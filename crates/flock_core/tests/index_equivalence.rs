@@ -32,12 +32,8 @@ fn random_state(count: usize, area: Bounds, max_speed: f32, seed: u64) -> State 
     }
 }
 
-/// Every boid's rule forces (and neighbour count) through an index of `kind`.
-fn forces_with(
-    kind: IndexKind,
-    config: &FlockConfig,
-    state: &State,
-) -> Vec<flock_core::RuleForces> {
+/// An index of `kind` built over the state, and the step's constants.
+fn built_index(kind: IndexKind, config: &FlockConfig, state: &State) -> (AnyIndex, StepConstants) {
     let constants = StepConstants::new(config);
     let mut index = AnyIndex::new(kind);
     index.rebuild(
@@ -46,6 +42,16 @@ fn forces_with(
         constants.query_radius,
         &Serial,
     );
+    (index, constants)
+}
+
+/// Every boid's rule forces (and neighbour count) through an index of `kind`.
+fn forces_with(
+    kind: IndexKind,
+    config: &FlockConfig,
+    state: &State,
+) -> Vec<flock_core::RuleForces> {
+    let (index, constants) = built_index(kind, config, state);
     let mut candidates = Vec::new();
     (0..state.positions.len())
         .map(|me| {
@@ -74,14 +80,7 @@ fn weighted_forces(
     state: &State,
     executor: &impl Executor,
 ) -> (Vec<Vector>, NeighbourStats) {
-    let constants = StepConstants::new(config);
-    let mut index = AnyIndex::new(kind);
-    index.rebuild(
-        &state.positions,
-        &constants.space,
-        constants.query_radius,
-        &Serial,
-    );
+    let (mut index, constants) = built_index(kind, config, state);
     let weights = vec![config.weights; state.positions.len()];
     let mut forces = vec![Vector::NAN; state.positions.len()];
     let stats = index.compute_forces(

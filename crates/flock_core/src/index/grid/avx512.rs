@@ -6,21 +6,8 @@
 use super::steer::{BoidQuery, Run, Sorted};
 use crate::rules::RuleSums;
 
-#[cfg(target_arch = "x86_64")]
 pub(super) use x86::{accumulate_runs, available};
 
-/// Without x86_64 there is no AVX-512.
-#[cfg(not(target_arch = "x86_64"))]
-pub(super) fn available() -> bool {
-    false
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-pub(super) fn accumulate_runs(sorted: &Sorted, runs: &[Run], query: &BoidQuery) -> RuleSums {
-    super::sse::accumulate_runs(sorted, runs, query)
-}
-
-#[cfg(target_arch = "x86_64")]
 mod x86 {
     use std::arch::x86_64::*;
 

@@ -1,7 +1,9 @@
 //! A uniform grid rebuilt every step by a counting sort, with the boids reordered into cell
 //! order so that the boids of neighbouring cells lie next to each other in memory.
 
+#[cfg(target_arch = "x86_64")]
 mod avx;
+#[cfg(target_arch = "x86_64")]
 mod avx512;
 mod sse;
 mod steer;
@@ -58,6 +60,22 @@ struct Placed {
     y: f32,
     boid: u32,
     cell: u32,
+}
+
+/// Fills `out` with one field of every sorted record, in parallel.
+fn unpack<T: Copy + Default + Send>(
+    executor: &impl Executor,
+    out: &mut Vec<T>,
+    sorted: &[Placed],
+    chunk_len: usize,
+    field: impl Fn(&Placed) -> T + Sync,
+) {
+    out.resize(sorted.len(), T::default());
+    executor.for_each_chunk(out, chunk_len, |start, chunk| {
+        for (value, placed) in chunk.iter_mut().zip(&sorted[start..]) {
+            *value = field(placed);
+        }
+    });
 }
 
 /// Where the cells are.
@@ -258,33 +276,13 @@ impl NeighbourIndex for Grid {
 
         // Unpack the sorted records into the arrays the steering pass reads.
         let sorted = &self.sorted;
-        self.xs.resize(count, 0.0);
-        self.ys.resize(count, 0.0);
-        self.order.resize(count, 0);
-        self.slot_cell.resize(count, 0);
-        executor.for_each_chunk(&mut self.xs, chunk_len, |start, chunk| {
-            chunk
-                .iter_mut()
-                .zip(&sorted[start..])
-                .for_each(|(x, placed)| *x = placed.x);
+        unpack(executor, &mut self.xs, sorted, chunk_len, |placed| placed.x);
+        unpack(executor, &mut self.ys, sorted, chunk_len, |placed| placed.y);
+        unpack(executor, &mut self.order, sorted, chunk_len, |placed| {
+            placed.boid
         });
-        executor.for_each_chunk(&mut self.ys, chunk_len, |start, chunk| {
-            chunk
-                .iter_mut()
-                .zip(&sorted[start..])
-                .for_each(|(y, placed)| *y = placed.y);
-        });
-        executor.for_each_chunk(&mut self.order, chunk_len, |start, chunk| {
-            chunk
-                .iter_mut()
-                .zip(&sorted[start..])
-                .for_each(|(boid, placed)| *boid = placed.boid);
-        });
-        executor.for_each_chunk(&mut self.slot_cell, chunk_len, |start, chunk| {
-            chunk
-                .iter_mut()
-                .zip(&sorted[start..])
-                .for_each(|(cell, placed)| *cell = placed.cell);
+        unpack(executor, &mut self.slot_cell, sorted, chunk_len, |placed| {
+            placed.cell
         });
     }
 

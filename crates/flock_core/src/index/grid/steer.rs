@@ -5,7 +5,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{Grid, Layout, avx, avx512, sse};
+use super::{Grid, Layout, sse};
+#[cfg(target_arch = "x86_64")]
+use super::{avx, avx512};
 use crate::config::RuleWeights;
 use crate::math::Vector;
 use crate::parallel::{Executor, chunk_len_for};
@@ -63,21 +65,34 @@ pub enum Lanes {
 impl Lanes {
     /// The widest this processor runs.
     pub fn detect() -> Self {
-        if avx512::available() {
-            Self::Avx512
-        } else if avx::available() {
-            Self::Avx
-        } else {
-            Self::Sse
-        }
+        [Self::Avx512, Self::Avx]
+            .into_iter()
+            .find(|lanes| lanes.available())
+            .unwrap_or(Self::Sse)
     }
 
     /// Whether this processor runs these lanes.
     pub fn available(self) -> bool {
         match self {
             Self::Sse => true,
+            #[cfg(target_arch = "x86_64")]
             Self::Avx => avx::available(),
+            #[cfg(target_arch = "x86_64")]
             Self::Avx512 => avx512::available(),
+            #[cfg(not(target_arch = "x86_64"))]
+            Self::Avx | Self::Avx512 => false,
+        }
+    }
+
+    /// Sums the rules over the candidates of `runs` in these lanes.
+    #[inline]
+    fn accumulate(self, sorted: &Sorted, runs: &[Run], query: &BoidQuery) -> RuleSums {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx512 => avx512::accumulate_runs(sorted, runs, query),
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx => avx::accumulate_runs(sorted, runs, query),
+            _ => sse::accumulate_runs(sorted, runs, query),
         }
     }
 }
@@ -207,11 +222,7 @@ impl Grid {
                     }
                     let runs = &cell_runs.1[..cell_runs.2];
                     let query = sorted.query(slot, constants);
-                    *sums = match lanes {
-                        Lanes::Avx512 => avx512::accumulate_runs(&sorted, runs, &query),
-                        Lanes::Avx => avx::accumulate_runs(&sorted, runs, &query),
-                        Lanes::Sse => sse::accumulate_runs(&sorted, runs, &query),
-                    };
+                    *sums = lanes.accumulate(&sorted, runs, &query);
                     // Every neighbour is inside the largest radius, so the rule with that
                     // radius counted them all: no separate neighbour count in the hot loop.
                     sums.neighbours = sums
