@@ -110,7 +110,7 @@ impl Plugin for BoidsPlugin {
 
         // Validate settings set before the first frame, so the first step already uses them.
         let settings = app.world().resource::<FlockSettings>().clone();
-        if let Err(error) = settings.config.validate() {
+        if let Err(error) = settings.validate() {
             error!("{error}; using the default settings until valid ones are set");
         } else {
             app.insert_resource(ActiveFlockSettings(settings));

@@ -1,7 +1,7 @@
 //! The flock-wide settings resource, and the validated copy the systems run on.
 
 use bevy::prelude::*;
-use flock_core::FlockConfig;
+use flock_core::{ConfigError, FlockConfig};
 
 /// Flock-wide settings: the kernel's [`FlockConfig`] (radii, weights, speeds, force, view angle,
 /// speed, force and edge modes, bounds, index) plus where the bounds come from and the count cap.
@@ -38,6 +38,19 @@ impl FlockSettings {
             ..default()
         }
     }
+
+    /// Checks every field; the first invalid one is named in the error.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        self.config.validate()?;
+        if self.max_boids == 0 {
+            return Err(ConfigError {
+                field: "max_boids",
+                value: 0.0,
+                reason: "must be at least 1",
+            });
+        }
+        Ok(())
+    }
 }
 
 /// Where the flock's bounds come from.
@@ -71,11 +84,8 @@ pub(crate) fn validate_settings(
     if !settings.is_changed() || *settings == active.0 {
         return;
     }
-    match settings.config.validate() {
-        Ok(()) if settings.max_boids > 0 => active.0 = settings.clone(),
-        Ok(()) => error!(
-            "invalid flock setting `max_boids` = 0: must be at least 1; keeping the last valid settings"
-        ),
+    match settings.validate() {
+        Ok(()) => active.0 = settings.clone(),
         Err(error) => error!("{error}; keeping the last valid settings"),
     }
 }

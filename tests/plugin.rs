@@ -419,3 +419,12 @@ fn forces_reach_the_boids_when_boids_vanish_mid_step() {
     assert_eq!(boid_count(&mut app), 2);
     assert_pair_turned_together(&app, pair);
 }
+
+#[test]
+fn a_cap_of_zero_is_refused() {
+    let mut app = create_app(FlockSettings::default(), 11);
+    app.world_mut().resource_mut::<FlockSettings>().max_boids = 0;
+    step(&mut app, 2);
+    let active = &app.world().resource::<bevy_flock::ActiveFlockSettings>().0;
+    assert_eq!(active.max_boids, FlockSettings::default().max_boids);
+}

@@ -16,7 +16,7 @@ pub fn read_settings(path: &Path) -> Result<FlockSettings, String> {
 /// Parses and validates flock settings from RON text.
 pub fn parse_settings(text: &str) -> Result<FlockSettings, String> {
     let settings: FlockSettings = ron::from_str(text).map_err(|e| e.to_string())?;
-    settings.config.validate().map_err(|e| e.to_string())?;
+    settings.validate().map_err(|e| e.to_string())?;
     Ok(settings)
 }
 
