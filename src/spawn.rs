@@ -7,7 +7,7 @@ use rand::RngExt;
 use crate::components::{Boid, Velocity};
 use crate::prefab::{BoidPrefab, prefab_look};
 use crate::rng::FlockRng;
-use crate::settings::FlockSettings;
+use crate::settings::{ActiveFlockSettings, FlockSettings};
 
 /// Where [`SpawnBoids`] places new boids.
 #[derive(Reflect, Debug, Clone, Copy, PartialEq)]
@@ -53,9 +53,26 @@ impl Command for SpawnBoids {
     }
 }
 
-/// Spawns up to `count` boids now and returns their entities (fewer when the cap is reached).
+/// Spawns up to `count` boids now and returns their entities (fewer when the cap is reached;
+/// none, with an error logged, for a point that is not finite).
+///
+/// Boids are placed with the current [`FlockSettings`] if they are valid, otherwise with the
+/// last valid ones.
 pub fn spawn_boids(world: &mut World, count: usize, placement: Placement) -> Vec<Entity> {
-    let settings = world.get_resource_or_init::<FlockSettings>().clone();
+    if let Placement::At(point) = placement
+        && !point.is_finite()
+    {
+        error!("cannot spawn boids at {point}: the point is not finite");
+        return Vec::new();
+    }
+    let requested = world.get_resource_or_init::<FlockSettings>().clone();
+    let settings = match requested.validate() {
+        Ok(()) => requested,
+        Err(_) => world
+            .get_resource_or_init::<ActiveFlockSettings>()
+            .0
+            .clone(),
+    };
     let existing = world.query_filtered::<(), With<Boid>>().iter(world).count();
     let room = settings.max_boids.saturating_sub(existing);
     if count > room {

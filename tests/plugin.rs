@@ -428,3 +428,29 @@ fn a_cap_of_zero_is_refused() {
     let active = &app.world().resource::<bevy_flock::ActiveFlockSettings>().0;
     assert_eq!(active.max_boids, FlockSettings::default().max_boids);
 }
+
+#[test]
+fn spawning_with_bad_input_changes_nothing() {
+    let mut app = create_app(FlockSettings::default(), 12);
+    spawn(&mut app, 10, Placement::RandomInBounds);
+    spawn(&mut app, 3, Placement::At(Vec2::new(f32::NAN, 0.0)));
+    assert_eq!(boid_count(&mut app), 10);
+
+    // Invalid bounds: boids are placed in the last valid ones, no panic, nothing lost.
+    let valid_bounds = app.world().resource::<FlockSettings>().config.bounds;
+    app.world_mut()
+        .resource_mut::<FlockSettings>()
+        .config
+        .bounds
+        .max
+        .x = f32::INFINITY;
+    spawn(&mut app, 5, Placement::RandomInBounds);
+    step(&mut app, 10);
+    let states = boid_states(&mut app);
+    assert_eq!(states.len(), 15);
+    assert!(
+        states
+            .iter()
+            .all(|(_, p, v)| valid_bounds.contains(*p) && v.is_finite())
+    );
+}
