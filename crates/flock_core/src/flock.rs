@@ -9,7 +9,7 @@ use crate::edges::apply_edge;
 use crate::index::{AnyIndex, NeighbourIndex};
 use crate::integrate::integrate;
 use crate::math::Vector;
-use crate::parallel::{Executor, Serial, chunk_len_for, for_each_chunk_pair};
+use crate::parallel::{Executor, Serial, chunk_len_for};
 use crate::rules::{NeighbourStats, StepConstants};
 use crate::space::Space;
 
@@ -141,8 +141,7 @@ impl Flock {
     pub fn move_boids(&mut self, config: &FlockConfig, dt: f32, executor: &impl Executor) {
         let forces = &self.forces;
         let chunk_len = chunk_len_for(self.positions.len(), executor.threads());
-        for_each_chunk_pair(
-            executor,
+        executor.for_each_chunk_pair(
             &mut self.positions,
             &mut self.velocities,
             chunk_len,

@@ -17,6 +17,31 @@ pub trait Executor {
     where
         T: Send,
         F: Fn(usize, &mut [T]) + Sync;
+
+    /// Calls `task(start, a_chunk, b_chunk)` for matching chunks of two equally long slices.
+    ///
+    /// # Panics
+    /// If the slices differ in length.
+    fn for_each_chunk_pair<A, B, F>(&self, a: &mut [A], b: &mut [B], chunk_len: usize, task: F)
+    where
+        A: Send,
+        B: Send,
+        F: Fn(usize, &mut [A], &mut [B]) + Sync,
+    {
+        assert_eq!(a.len(), b.len(), "the slices must match");
+        let chunk_len = chunk_len.max(1);
+        let mut pairs: Vec<(usize, &mut [A], &mut [B])> = a
+            .chunks_mut(chunk_len)
+            .zip(b.chunks_mut(chunk_len))
+            .enumerate()
+            .map(|(i, (a, b))| (i * chunk_len, a, b))
+            .collect();
+        self.for_each_chunk(&mut pairs, 1, |_, pair| {
+            for (start, a, b) in pair {
+                task(*start, a, b);
+            }
+        });
+    }
 }
 
 /// Everything on the calling thread.
@@ -35,6 +60,23 @@ impl Executor for Serial {
     {
         for (i, chunk) in data.chunks_mut(chunk_len.max(1)).enumerate() {
             task(i * chunk_len, chunk);
+        }
+    }
+
+    fn for_each_chunk_pair<A, B, F>(&self, a: &mut [A], b: &mut [B], chunk_len: usize, task: F)
+    where
+        A: Send,
+        B: Send,
+        F: Fn(usize, &mut [A], &mut [B]) + Sync,
+    {
+        assert_eq!(a.len(), b.len(), "the slices must match");
+        let chunk_len = chunk_len.max(1);
+        for (i, (a, b)) in a
+            .chunks_mut(chunk_len)
+            .zip(b.chunks_mut(chunk_len))
+            .enumerate()
+        {
+            task(i * chunk_len, a, b);
         }
     }
 }
@@ -78,37 +120,6 @@ impl Executor for ScopedThreads {
             }
         });
     }
-}
-
-/// Calls `task(start, a_chunk, b_chunk)` for matching chunks of two equally long slices, on
-/// `executor`'s threads.
-///
-/// # Panics
-/// If the slices differ in length.
-pub fn for_each_chunk_pair<A, B, F>(
-    executor: &impl Executor,
-    a: &mut [A],
-    b: &mut [B],
-    chunk_len: usize,
-    task: F,
-) where
-    A: Send,
-    B: Send,
-    F: Fn(usize, &mut [A], &mut [B]) + Sync,
-{
-    assert_eq!(a.len(), b.len(), "the slices must match");
-    let chunk_len = chunk_len.max(1);
-    let mut pairs: Vec<(usize, &mut [A], &mut [B])> = a
-        .chunks_mut(chunk_len)
-        .zip(b.chunks_mut(chunk_len))
-        .enumerate()
-        .map(|(i, (a, b))| (i * chunk_len, a, b))
-        .collect();
-    executor.for_each_chunk(&mut pairs, 1, |_, pair| {
-        for (start, a, b) in pair {
-            task(*start, a, b);
-        }
-    });
 }
 
 /// A chunk length that gives each thread several chunks (for balance) without making chunks
