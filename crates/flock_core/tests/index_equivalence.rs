@@ -388,3 +388,37 @@ fn every_lane_width_gives_the_same_forces() {
     }
     assert!(checked.contains(&Lanes::Sse));
 }
+
+#[test]
+fn a_grid_rebuilt_over_another_flock_matches_brute_force() {
+    // A rebuild lists boids in the previous build's order; it must not matter what that was.
+    let config = FlockConfig::default();
+    let constants = StepConstants::new(&config);
+    let mut grid = AnyIndex::new(IndexKind::Grid);
+    for (seed, count) in [(41, 2_000), (42, 2_000), (43, 1_500), (44, 1_500)] {
+        let state = random_state(count, config.bounds, config.max_speed, seed);
+        grid.rebuild(
+            &state.positions,
+            &constants.space,
+            constants.query_radius,
+            &Serial,
+        );
+        let weights = vec![config.weights; count];
+        let mut forces = vec![Vector::NAN; count];
+        grid.compute_forces(
+            &constants,
+            &state.positions,
+            &state.velocities,
+            &weights,
+            &mut forces,
+            &Serial,
+        );
+        let (reference, _) = weighted_forces(IndexKind::BruteForce, &config, &state, &Serial);
+        for (i, (r, f)) in reference.iter().zip(&forces).enumerate() {
+            assert!(
+                (*r - *f).length() <= 1e-5 * weighted_force_scale(&config),
+                "seed {seed}: boid {i}: brute {r}, grid {f}"
+            );
+        }
+    }
+}
