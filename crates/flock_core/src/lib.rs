@@ -3,18 +3,22 @@
 //! The kernel works on contiguous buffers (structure of arrays): one slice of positions, one of
 //! velocities, one of per-boid rule weights. One step is
 //!
-//! 1. build a [`NeighbourIndex`] over the positions,
-//! 2. [`compute_forces`]: for every boid, one pass over its neighbours gives separation,
-//!    alignment and cohesion (seed 002's merged pass), each rule with its own radius and weight,
-//!    every boid reading the same snapshot,
-//! 3. [`integrate`]: velocity, speed limits, position,
-//! 4. [`apply_edges`]: wrap or bounce at the bounds.
+//! 1. build a [`NeighbourIndex`] over the positions: the uniform [`Grid`] (the default), a
+//!    [`KdTree`] or [`BruteForce`], chosen by [`IndexKind`] through [`AnyIndex`];
+//! 2. [`AnyIndex::compute_forces`]: for every boid, one pass over its neighbours gives
+//!    separation, alignment and cohesion (seed 002's merged pass), each rule with its own radius
+//!    and weight, every boid reading the same snapshot; the grid's pass is vectorised, the
+//!    others go through [`compute_forces`], the reference;
+//! 3. [`integrate`]: velocity, speed limits, position;
+//! 4. [`apply_edge`]: wrap or bounce at the bounds.
 //!
-//! [`Flock`] bundles the buffers and runs these four in order; the Bevy plugin calls the same
+//! Work is split over threads by an [`Executor`] the caller passes in ([`Serial`],
+//! [`ScopedThreads`], or a task pool's), and the result does not depend on the thread count.
+//! [`Flock`] bundles the buffers and runs these steps in order; the Bevy plugin calls the same
 //! functions on buffers it copies out of the ECS.
 //!
 //! Units are world units and seconds. With `dt = 1` the kernel reproduces the per-frame formulas
-//! of the source documents exactly.
+//! of the source documents.
 //!
 //! ```
 //! use flock_core::{Flock, FlockConfig};
