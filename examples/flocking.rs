@@ -10,14 +10,18 @@ const PIXELS_PER_UNIT: f32 = 72.0;
 
 fn main() {
     App::new()
-        .add_plugins(DefaultPlugins.set(WindowPlugin {
-            primary_window: Some(Window {
-                title: "bevy_flock: flocking".into(),
-                resolution: (1280, 720).into(),
-                ..default()
-            }),
-            ..default()
-        }))
+        .add_plugins(
+            DefaultPlugins
+                .set(WindowPlugin {
+                    primary_window: Some(Window {
+                        title: "bevy_flock: flocking".into(),
+                        resolution: (1280, 720).into(),
+                        ..default()
+                    }),
+                    ..default()
+                })
+                .set(bevy_flock::all_cores_for_compute()),
+        )
         .insert_resource(ClearColor(Color::srgb(0.05, 0.07, 0.12)))
         .insert_resource(FlockSettings {
             config: FlockConfig::unity_port().scaled(PIXELS_PER_UNIT),

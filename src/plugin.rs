@@ -86,6 +86,21 @@ impl BoidsPlugin {
 }
 
 impl Plugin for BoidsPlugin {
+    fn finish(&self, _app: &mut App) {
+        // By now the TaskPoolPlugin has made the pools. Bevy's default split leaves small
+        // machines few compute threads, and steering runs on those: say how to get more.
+        let cores = bevy::tasks::available_parallelism();
+        if let Some(pool) = bevy::tasks::ComputeTaskPool::try_get()
+            && pool.thread_num() < cores
+        {
+            info!(
+                "bevy_flock: the compute task pool has {} of {cores} cores; \
+                 `DefaultPlugins.set(bevy_flock::all_cores_for_compute())` steers on all of them",
+                pool.thread_num()
+            );
+        }
+    }
+
     fn build(&self, app: &mut App) {
         app.register_type::<Boid>()
             .register_type::<Velocity>()
