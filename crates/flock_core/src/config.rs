@@ -152,6 +152,11 @@ pub struct FlockConfig {
     pub max_force: f32,
     /// How each rule's force is limited to `max_force`.
     pub force_limit: ForceLimit,
+    /// Seconds in which a steering force would turn the velocity into the desired one, before
+    /// the force limit: the force is `(desired - velocity) / response_time`. The source
+    /// documents steer per frame, so one frame (1/60 s) reproduces them in seconds; use 1 with
+    /// per-frame units.
+    pub response_time: f32,
     /// Acceleration is force divided by mass.
     pub mass: f32,
     /// The full field of view around the heading, in degrees: 360 sees all around (off),
@@ -178,7 +183,8 @@ impl Default for FlockConfig {
 
 impl FlockConfig {
     /// Processing's *Flocking* (max speed 2 and max force 0.03 per frame, separation 25,
-    /// alignment and cohesion 50 pixels, weights 1.5 / 1 / 1), converted to seconds at 60 fps.
+    /// alignment and cohesion 50 pixels, weights 1.5 / 1 / 1), converted to seconds at 60 fps:
+    /// stepped at 1/60 s it moves exactly as Processing's does per frame.
     pub fn processing() -> Self {
         Self {
             separation_radius: 25.0,
@@ -189,6 +195,7 @@ impl FlockConfig {
             speed_mode: SpeedMode::Clamp { min_speed: 0.0 },
             max_force: per_second_squared(0.03),
             force_limit: ForceLimit::Truncate,
+            response_time: ONE_FRAME,
             mass: 1.0,
             view_angle_degrees: 360.0,
             edges: EdgeMode::Wrap,
@@ -211,6 +218,7 @@ impl FlockConfig {
             speed_mode: SpeedMode::Constant,
             max_force: per_second_squared(0.001),
             force_limit: ForceLimit::Rescale,
+            response_time: ONE_FRAME,
             mass: 1.0,
             view_angle_degrees: 360.0,
             edges: EdgeMode::Wrap,
@@ -272,6 +280,7 @@ impl FlockConfig {
         let positive = [
             ("max_speed", self.max_speed),
             ("max_force", self.max_force),
+            ("response_time", self.response_time),
             ("mass", self.mass),
         ];
         for (field, value) in positive {
@@ -325,6 +334,9 @@ impl FlockConfig {
         Ok(())
     }
 }
+
+/// One frame of the source documents, which all run at 60 frames per second.
+const ONE_FRAME: f32 = 1.0 / 60.0;
 
 /// Converts a per-frame speed at 60 frames per second to units per second.
 fn per_second(per_frame: f32) -> f32 {

@@ -27,6 +27,7 @@ pub struct StepConstants {
     pub(crate) max_speed: f32,
     pub(crate) max_force: f32,
     pub(crate) force_limit: ForceLimit,
+    pub(crate) response_time: f32,
 }
 
 impl StepConstants {
@@ -43,6 +44,7 @@ impl StepConstants {
             max_speed: config.max_speed,
             max_force: config.max_force,
             force_limit: config.force_limit,
+            response_time: config.response_time,
         }
     }
 }
@@ -90,7 +92,7 @@ pub struct RuleSums {
 
 impl RuleSums {
     /// Reynolds' steering for each rule: the average becomes a desired velocity at max speed,
-    /// the force is `desired - velocity`, limited.
+    /// the force is `(desired - velocity) / response_time`, limited.
     ///
     /// The three rules are computed side by side in the lanes of one `Vec4` (separation,
     /// alignment, cohesion, unused), which keeps this per-boid tail cheap next to the
@@ -114,8 +116,9 @@ impl RuleSums {
             Vec4::splat(constants.max_speed) / length_squared.sqrt(),
             Vec4::ZERO,
         );
-        let force_x = x * to_speed - Vec4::splat(velocity.x);
-        let force_y = y * to_speed - Vec4::splat(velocity.y);
+        let per_response = Vec4::splat(constants.response_time.recip());
+        let force_x = (x * to_speed - Vec4::splat(velocity.x)) * per_response;
+        let force_y = (y * to_speed - Vec4::splat(velocity.y)) * per_response;
         let force_squared = force_x * force_x + force_y * force_y;
         let max_force = Vec4::splat(constants.max_force);
         let limit = max_force / force_squared.sqrt();

@@ -14,6 +14,8 @@ fn config(separation: f32, alignment: f32, cohesion: f32) -> FlockConfig {
         max_speed: 2.0,
         max_force: 10.0,
         force_limit: ForceLimit::Truncate,
+        // Per-tick units: the force is `desired - velocity`, as in the source documents.
+        response_time: 1.0,
         edges: EdgeMode::Free,
         bounds: Bounds::centered(Vector::splat(100.0)),
         ..FlockConfig::default()

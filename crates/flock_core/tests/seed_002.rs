@@ -25,6 +25,8 @@ fn seed_config(index: IndexKind) -> FlockConfig {
         speed_mode: SpeedMode::Constant,
         max_force: MAX_FORCE,
         force_limit: ForceLimit::Rescale,
+        // Per-tick units: the force is `desired - velocity`, as in the source documents.
+        response_time: 1.0,
         mass: 1.0,
         view_angle_degrees: 360.0,
         edges: EdgeMode::Wrap,
