@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
-use bevy::tasks::ComputeTaskPool;
-use flock_core::{AnyIndex, NeighbourIndex, NeighbourStats, RuleWeights, Serial, StepConstants};
+use bevy::tasks::{ComputeTaskPool, TaskPool};
+use flock_core::{AnyIndex, NeighbourIndex, NeighbourStats, RuleWeights, StepConstants};
 
 use crate::components::{Acceleration, Boid, SteeringWeights, Velocity};
 use crate::parallel::TaskPoolExecutor;
@@ -67,6 +67,11 @@ impl FlockBuffers {
     }
 }
 
+/// Bevy's compute task pool, made with Bevy's defaults if no `TaskPoolPlugin` made it.
+fn compute_pool() -> TaskPoolExecutor<'static> {
+    TaskPoolExecutor(ComputeTaskPool::get_or_init(TaskPool::default))
+}
+
 /// [`FlockSystems::Snapshot`](crate::FlockSystems::Snapshot): copies every boid into the buffers.
 pub(crate) fn snapshot_boids(
     mut buffers: ResMut<FlockBuffers>,
@@ -94,17 +99,12 @@ pub(crate) fn build_index(mut buffers: ResMut<FlockBuffers>, settings: Res<Activ
     let buffers = &mut *buffers;
     buffers.index.set_kind(config.index);
     let space = flock_core::Space::of(config);
-    match ComputeTaskPool::try_get() {
-        Some(pool) => buffers.index.rebuild(
-            &buffers.positions,
-            &space,
-            config.max_radius(),
-            &TaskPoolExecutor(pool),
-        ),
-        None => buffers
-            .index
-            .rebuild(&buffers.positions, &space, config.max_radius(), &Serial),
-    }
+    buffers.index.rebuild(
+        &buffers.positions,
+        &space,
+        config.max_radius(),
+        &compute_pool(),
+    );
     buffers.timings.index = started.elapsed();
 }
 
@@ -121,25 +121,14 @@ pub(crate) fn steer_boids(
     let buffers = &mut *buffers;
     buffers.forces.resize(buffers.positions.len(), Vec2::ZERO);
     let constants = StepConstants::new(config);
-    let stats = match ComputeTaskPool::try_get() {
-        Some(pool) => buffers.index.compute_forces(
-            &constants,
-            &buffers.positions,
-            &buffers.velocities,
-            &buffers.weights,
-            &mut buffers.forces,
-            &TaskPoolExecutor(pool),
-        ),
-        None => buffers.index.compute_forces(
-            &constants,
-            &buffers.positions,
-            &buffers.velocities,
-            &buffers.weights,
-            &mut buffers.forces,
-            &Serial,
-        ),
-    };
-    buffers.stats = stats;
+    buffers.stats = buffers.index.compute_forces(
+        &constants,
+        &buffers.positions,
+        &buffers.velocities,
+        &buffers.weights,
+        &mut buffers.forces,
+        &compute_pool(),
+    );
     buffers.timings.steer = started.elapsed();
 
     // The query visits boids in the snapshot's order unless boids were added, removed or

@@ -229,9 +229,7 @@ fn measure_kernel(
     let (mut builds, mut steers, mut steps) = (Vec::new(), Vec::new(), Vec::new());
     let mut stats = NeighbourStats::default();
     let started = Instant::now();
-    while steps.len() < args.steps.max(3)
-        && (steps.len() < 3 || started.elapsed().as_secs_f64() < args.seconds)
-    {
+    while wants_more_samples(args, steps.len(), started) {
         let begin = Instant::now();
         flock.rebuild_index(&config, &executor);
         let built = Instant::now();
@@ -267,9 +265,7 @@ fn measure_app(args: &BenchArgs, count: usize) -> AppResult {
     let steps_before = app.world().resource::<FlockClock>().steps_taken();
     let (mut steps, mut indexes, mut steers) = (Vec::new(), Vec::new(), Vec::new());
     let started = Instant::now();
-    while steps.len() < args.steps.max(3)
-        && (steps.len() < 3 || started.elapsed().as_secs_f64() < args.seconds)
-    {
+    while wants_more_samples(args, steps.len(), started) {
         let begin = Instant::now();
         app.update();
         steps.push(begin.elapsed());
@@ -288,6 +284,14 @@ fn measure_app(args: &BenchArgs, count: usize) -> AppResult {
         index: median(indexes),
         steer: median(steers),
     }
+}
+
+/// Whether a measurement takes another timed step: at least three, at most `--steps`, and no
+/// more once the `--seconds` budget is spent.
+fn wants_more_samples(args: &BenchArgs, taken: usize, started: Instant) -> bool {
+    const AT_LEAST: usize = 3;
+    taken < args.steps.max(AT_LEAST)
+        && (taken < AT_LEAST || started.elapsed().as_secs_f64() < args.seconds)
 }
 
 fn median(mut samples: Vec<Duration>) -> Duration {

@@ -3,18 +3,6 @@
 use crate::config::{Bounds, EdgeMode};
 use crate::math::Vector;
 
-/// Applies the edge rule to every boid.
-pub fn apply_edges(
-    mode: EdgeMode,
-    bounds: &Bounds,
-    positions: &mut [Vector],
-    velocities: &mut [Vector],
-) {
-    for (position, velocity) in positions.iter_mut().zip(velocities.iter_mut()) {
-        apply_edge(mode, bounds, position, velocity);
-    }
-}
-
 /// Applies the edge rule to one boid.
 #[inline]
 pub fn apply_edge(mode: EdgeMode, bounds: &Bounds, position: &mut Vector, velocity: &mut Vector) {

@@ -45,7 +45,7 @@ mod space;
 pub use config::{
     Bounds, ConfigError, EdgeMode, FlockConfig, ForceLimit, IndexKind, RuleWeights, SpeedMode,
 };
-pub use edges::{apply_edge, apply_edges, wrap_point};
+pub use edges::{apply_edge, wrap_point};
 pub use flock::Flock;
 pub use index::{AnyIndex, BruteForce, Grid, KdTree, NeighbourIndex};
 pub use integrate::{integrate, limit_speed};

@@ -122,6 +122,19 @@ impl Executor for ScopedThreads {
     }
 }
 
+/// Sets `out[i] = value(i)` for every index of `out`, on `executor`'s threads.
+pub fn fill<T, F>(executor: &impl Executor, out: &mut [T], chunk_len: usize, value: F)
+where
+    T: Send,
+    F: Fn(usize) -> T + Sync,
+{
+    executor.for_each_chunk(out, chunk_len, |start, chunk| {
+        for (index, slot) in (start..).zip(chunk.iter_mut()) {
+            *slot = value(index);
+        }
+    });
+}
+
 /// A chunk length that gives each thread several chunks (for balance) without making chunks
 /// so small that the per-chunk overhead shows.
 pub fn chunk_len_for(len: usize, threads: usize) -> usize {

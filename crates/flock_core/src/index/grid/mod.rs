@@ -14,7 +14,7 @@ pub use steer::Lanes;
 use super::NeighbourIndex;
 use crate::edges::wrap_point;
 use crate::math::Vector;
-use crate::parallel::{Executor, chunk_len_for};
+use crate::parallel::{Executor, chunk_len_for, fill};
 use crate::space::Space;
 
 /// The uniform-grid index.
@@ -62,20 +62,19 @@ struct Placed {
     cell: u32,
 }
 
-/// Fills `out` with one field of every sorted record, in parallel.
-fn unpack<T: Copy + Default + Send>(
-    executor: &impl Executor,
-    out: &mut Vec<T>,
-    sorted: &[Placed],
-    chunk_len: usize,
-    field: impl Fn(&Placed) -> T + Sync,
-) {
-    out.resize(sorted.len(), T::default());
-    executor.for_each_chunk(out, chunk_len, |start, chunk| {
-        for (value, placed) in chunk.iter_mut().zip(&sorted[start..]) {
-            *value = field(placed);
-        }
-    });
+/// The sorted slots `start..end` of the cells `first..=last` of one row: adjacent cells of a
+/// row are adjacent in the sorted buffers, so they are one range.
+#[inline]
+fn cell_run(
+    layout: &Layout,
+    cell_start: &[u32],
+    row: u32,
+    first: u32,
+    last: u32,
+) -> (usize, usize) {
+    let start = cell_start[layout.cell_index(first, row) as usize];
+    let end = cell_start[layout.cell_index(last, row) as usize + 1];
+    (start as usize, end as usize)
 }
 
 /// Where the cells are.
@@ -209,9 +208,7 @@ impl Grid {
     /// The sorted slots `start..end` of the cells `first..=last` of one row.
     #[inline]
     fn run(&self, row: u32, first: u32, last: u32) -> (usize, usize) {
-        let start = self.cell_start[self.layout.cell_index(first, row) as usize];
-        let end = self.cell_start[self.layout.cell_index(last, row) as usize + 1];
-        (start as usize, end as usize)
+        cell_run(&self.layout, &self.cell_start, row, first, last)
     }
 }
 
@@ -276,13 +273,17 @@ impl NeighbourIndex for Grid {
 
         // Unpack the sorted records into the arrays the steering pass reads.
         let sorted = &self.sorted;
-        unpack(executor, &mut self.xs, sorted, chunk_len, |placed| placed.x);
-        unpack(executor, &mut self.ys, sorted, chunk_len, |placed| placed.y);
-        unpack(executor, &mut self.order, sorted, chunk_len, |placed| {
-            placed.boid
+        self.xs.resize(count, 0.0);
+        self.ys.resize(count, 0.0);
+        self.order.resize(count, 0);
+        self.slot_cell.resize(count, 0);
+        fill(executor, &mut self.xs, chunk_len, |slot| sorted[slot].x);
+        fill(executor, &mut self.ys, chunk_len, |slot| sorted[slot].y);
+        fill(executor, &mut self.order, chunk_len, |slot| {
+            sorted[slot].boid
         });
-        unpack(executor, &mut self.slot_cell, sorted, chunk_len, |placed| {
-            placed.cell
+        fill(executor, &mut self.slot_cell, chunk_len, |slot| {
+            sorted[slot].cell
         });
     }
 

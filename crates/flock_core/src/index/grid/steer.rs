@@ -5,12 +5,12 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{Grid, Layout, sse};
+use super::{Grid, Layout, cell_run, sse};
 #[cfg(target_arch = "x86_64")]
 use super::{avx, avx512};
 use crate::config::RuleWeights;
 use crate::math::Vector;
-use crate::parallel::{Executor, chunk_len_for};
+use crate::parallel::{Executor, chunk_len_for, fill};
 use crate::rules::{NeighbourStats, RuleSums, StepConstants, compute_forces};
 
 /// Boids whose sums are gathered before their forces are computed.
@@ -175,22 +175,17 @@ impl Grid {
         self.vxs.resize(count, 0.0);
         self.vys.resize(count, 0.0);
         self.sorted_weights.resize(count, RuleWeights::default());
-        executor.for_each_chunk(&mut self.vxs, chunk_len, |start, chunk| {
-            for (vx, &boid) in chunk.iter_mut().zip(&order[start..]) {
-                *vx = velocities[boid as usize].x;
-            }
-        });
-        executor.for_each_chunk(&mut self.vys, chunk_len, |start, chunk| {
-            for (vy, &boid) in chunk.iter_mut().zip(&order[start..]) {
-                *vy = velocities[boid as usize].y;
-            }
-        });
-        executor.for_each_chunk(&mut self.sorted_weights, chunk_len, |start, chunk| {
-            for (weight, &boid) in chunk.iter_mut().zip(&order[start..]) {
-                *weight = weights[boid as usize];
-            }
-        });
         self.sorted_forces.resize(count, Vector::ZERO);
+        let boid = |slot: usize| order[slot] as usize;
+        fill(executor, &mut self.vxs, chunk_len, |slot| {
+            velocities[boid(slot)].x
+        });
+        fill(executor, &mut self.vys, chunk_len, |slot| {
+            velocities[boid(slot)].y
+        });
+        fill(executor, &mut self.sorted_weights, chunk_len, |slot| {
+            weights[boid(slot)]
+        });
 
         let sorted = Sorted {
             layout: &self.layout,
@@ -246,10 +241,8 @@ impl Grid {
         });
         // Back to the caller's order, as a parallel gather through each boid's slot.
         let (slot_of, sorted_forces) = (&self.slot_of, &self.sorted_forces);
-        executor.for_each_chunk(forces, chunk_len, |start, chunk| {
-            for (force, &slot) in chunk.iter_mut().zip(&slot_of[start..]) {
-                *force = sorted_forces[slot as usize];
-            }
+        fill(executor, forces, chunk_len, |boid| {
+            sorted_forces[slot_of[boid] as usize]
         });
         NeighbourStats {
             neighbours: neighbours.into_inner(),
@@ -282,8 +275,7 @@ impl Sorted<'_> {
         let mut runs = [Run::default(); 6];
         let mut count = 0;
         let mut push = |row: u32, first: u32, last: u32, offset: Vector| {
-            let start = self.cell_start[layout.cell_index(first, row) as usize] as usize;
-            let end = self.cell_start[layout.cell_index(last, row) as usize + 1] as usize;
+            let (start, end) = cell_run(layout, self.cell_start, row, first, last);
             if start < end {
                 runs[count] = Run { start, end, offset };
                 count += 1;
