@@ -41,6 +41,7 @@ mod math;
 pub mod parallel;
 mod rules;
 mod space;
+pub mod steering;
 
 pub use config::{
     Bounds, ConfigError, EdgeMode, FlockConfig, ForceLimit, IndexKind, RuleWeights, SpeedMode,

@@ -1,0 +1,563 @@
+//! Steering behaviours for one vehicle: seek, arrive, flee, pursue, evade, wander, wall and
+//! obstacle avoidance, their combination, turn-rate-limited driving, and the tank group's
+//! heading (seed 002, second part; seed 003).
+//!
+//! Every behaviour follows Reynolds' formula as the flocking rules do: a *desired velocity*,
+//! and the steering force `(desired - velocity) / response_time` (see
+//! [`FlockConfig::response_time`](crate::FlockConfig)). Forces are in world units per second
+//! squared times mass; [`combine`] turns their weighted sum into an acceleration as seed 003
+//! does: truncate to the maximum force, divide by mass.
+
+use crate::config::Bounds;
+use crate::config::ForceLimit;
+use crate::math::{Vector, limit_force};
+
+/// What a behaviour needs to know about the vehicle it steers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Vehicle {
+    /// Where it is.
+    pub position: Vector,
+    /// How it moves, world units per second.
+    pub velocity: Vector,
+    /// The speed it wants to travel at, world units per second.
+    pub max_speed: f32,
+    /// How quickly it wants to reach a desired velocity, seconds (one frame by default).
+    pub response_time: f32,
+}
+
+impl Vehicle {
+    /// Reynolds' steering force towards a desired velocity.
+    #[inline]
+    pub fn steer_to(&self, desired_velocity: Vector) -> Vector {
+        (desired_velocity - self.velocity) / self.response_time
+    }
+
+    /// Its heading, or zero at rest.
+    #[inline]
+    pub fn heading(&self) -> Vector {
+        self.velocity.normalize_or_zero()
+    }
+}
+
+/// Full speed towards `target` (Reynolds' seek; seed 000's `seek`).
+pub fn seek(vehicle: &Vehicle, target: Vector) -> Vector {
+    arrive(vehicle, target, 0.0)
+}
+
+/// Seek that slows down inside `slow_radius`, its desired speed falling in proportion to the
+/// distance, so it stops at the target (seed 003's `_tarSlowRadius`). A radius of zero is
+/// plain seek. At the target itself the desired velocity is zero: it brakes.
+pub fn arrive(vehicle: &Vehicle, target: Vector, slow_radius: f32) -> Vector {
+    let offset = target - vehicle.position;
+    let distance = offset.length();
+    let speed = if distance < slow_radius {
+        vehicle.max_speed * distance / slow_radius
+    } else {
+        vehicle.max_speed
+    };
+    vehicle.steer_to(offset.normalize_or_zero() * speed)
+}
+
+/// Full speed directly away from `threat` while it is closer than `radius` (use
+/// `f32::INFINITY` to always flee); no force beyond it (seed 003's `flee`, seed 001's
+/// `tooClose`). A threat exactly on the vehicle gives no direction, so no force.
+pub fn flee(vehicle: &Vehicle, threat: Vector, radius: f32) -> Vector {
+    let away = vehicle.position - threat;
+    if away.length_squared() >= radius * radius {
+        return Vector::ZERO;
+    }
+    match away.try_normalize() {
+        Some(direction) => vehicle.steer_to(direction * vehicle.max_speed),
+        None => Vector::ZERO,
+    }
+}
+
+/// The sum of [`flee`] over several threats, as seed 003 sums one flee force per threat.
+pub fn flee_all(
+    vehicle: &Vehicle,
+    threats: impl IntoIterator<Item = Vector>,
+    radius: f32,
+) -> Vector {
+    threats
+        .into_iter()
+        .map(|threat| flee(vehicle, threat, radius))
+        .sum()
+}
+
+/// Where a moving target will be when the vehicle could reach it: its position plus its
+/// velocity times the time to cover the distance at full speed, that time capped at
+/// `max_look_ahead` seconds so a far or fast target is not predicted beyond reason.
+pub fn predict(
+    vehicle: &Vehicle,
+    target: Vector,
+    target_velocity: Vector,
+    max_look_ahead: f32,
+) -> Vector {
+    let distance = (target - vehicle.position).length();
+    let time = if vehicle.max_speed > 0.0 {
+        (distance / vehicle.max_speed).min(max_look_ahead)
+    } else {
+        0.0
+    };
+    target + target_velocity * time
+}
+
+/// Seek where a moving target will be (Reynolds' pursuit; seed 003 leaves the prediction
+/// commented out and seeks the present position).
+pub fn pursue(
+    vehicle: &Vehicle,
+    target: Vector,
+    target_velocity: Vector,
+    max_look_ahead: f32,
+) -> Vector {
+    seek(
+        vehicle,
+        predict(vehicle, target, target_velocity, max_look_ahead),
+    )
+}
+
+/// Flee where a moving threat will be, while the threat itself is closer than `radius`.
+pub fn evade(
+    vehicle: &Vehicle,
+    threat: Vector,
+    threat_velocity: Vector,
+    max_look_ahead: f32,
+    radius: f32,
+) -> Vector {
+    if (vehicle.position - threat).length_squared() >= radius * radius {
+        return Vector::ZERO;
+    }
+    let predicted = predict(vehicle, threat, threat_velocity, max_look_ahead);
+    flee(vehicle, predicted, f32::INFINITY)
+}
+
+/// Seed 003's wander: a circle `circle_distance` ahead of the vehicle, a point on it at a
+/// wandering angle that jitters each step, and an optional home it is pulled back to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WanderParams {
+    /// How far ahead of the vehicle the circle's centre is.
+    pub circle_distance: f32,
+    /// The circle's radius: larger turns more.
+    pub circle_radius: f32,
+    /// The most the angle changes in one step, radians (the jitter is uniform in plus or
+    /// minus half of it; seed 003 uses 180 degrees).
+    pub angle_change: f32,
+    /// Where to stay near, if anywhere.
+    pub home: Option<WanderHome>,
+}
+
+/// The home of a wanderer: outside `radius` around `centre` it is pulled back.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WanderHome {
+    /// The home point.
+    pub centre: Vector,
+    /// How far it may wander freely.
+    pub radius: f32,
+    /// How strongly it is pulled back, relative to the wander force (seed 003: 50 against a
+    /// wander circle of 30 and 15, so the pull wins).
+    pub pull_back: f32,
+}
+
+/// One step of wander. `angle` is the wanderer's own state (radians), moved by
+/// `jitter * angle_change`, where `jitter` is a random number in `[-0.5, 0.5]` the caller
+/// draws from its seeded generator.
+pub fn wander(vehicle: &Vehicle, angle: &mut f32, params: &WanderParams, jitter: f32) -> Vector {
+    // A vehicle at rest wanders off along +x rather than not at all.
+    let heading = vehicle.velocity.try_normalize().unwrap_or(Vector::X);
+    let circle_centre = heading * params.circle_distance;
+    let displacement = Vector::from_angle(*angle) * params.circle_radius;
+    *angle = (*angle + jitter * params.angle_change).rem_euclid(std::f32::consts::TAU);
+    let direction = (circle_centre + displacement).normalize_or_zero();
+    let mut force = vehicle.steer_to(direction * vehicle.max_speed);
+    if let Some(home) = params.home {
+        let to_home = home.centre - vehicle.position;
+        if to_home.length_squared() > home.radius * home.radius {
+            force += home.pull_back * seek(vehicle, home.centre);
+        }
+    }
+    force
+}
+
+/// Seed 003's wall avoidance: look `look_ahead` along the heading; if that point is outside
+/// `bounds`, steer at full speed inwards from every wall it crossed. Zero otherwise.
+pub fn avoid_walls(vehicle: &Vehicle, bounds: &Bounds, look_ahead: f32) -> Vector {
+    let probe = vehicle.position + vehicle.heading() * look_ahead;
+    let inwards = Vector::new(
+        inward_component(probe.x, bounds.min.x, bounds.max.x),
+        inward_component(probe.y, bounds.min.y, bounds.max.y),
+    );
+    match inwards.try_normalize() {
+        Some(direction) => vehicle.steer_to(direction * vehicle.max_speed),
+        None => Vector::ZERO,
+    }
+}
+
+/// +1 below the low wall, -1 above the high wall, 0 between (both walls count, as seed 003's
+/// `>=` and `<=` do).
+fn inward_component(value: f32, low: f32, high: f32) -> f32 {
+    f32::from(u8::from(value <= low)) - f32::from(u8::from(value >= high))
+}
+
+/// A round obstacle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Circle {
+    /// Its centre.
+    pub centre: Vector,
+    /// Its radius.
+    pub radius: f32,
+}
+
+/// Reynolds' obstacle avoidance for round obstacles: of the obstacles that the vehicle's path
+/// (a corridor `clearance` wide on each side, `look_ahead` long) runs into, the nearest pushes
+/// the vehicle sideways, harder the closer it is; an obstacle the vehicle is already inside
+/// pushes it straight out.
+pub fn avoid_circles(
+    vehicle: &Vehicle,
+    obstacles: impl IntoIterator<Item = Circle>,
+    look_ahead: f32,
+    clearance: f32,
+) -> Vector {
+    let heading = vehicle.heading();
+    let side = heading.perp();
+    let mut nearest: Option<(f32, Vector)> = None;
+    for obstacle in obstacles {
+        let offset = obstacle.centre - vehicle.position;
+        let reach = obstacle.radius + clearance;
+        if offset.length_squared() < obstacle.radius * obstacle.radius {
+            // Inside: out along the radius, as urgent as it gets.
+            let out = (-offset).try_normalize().unwrap_or(-heading);
+            return vehicle.steer_to(out * vehicle.max_speed);
+        }
+        let ahead = offset.dot(heading);
+        let lateral = offset.dot(side);
+        if heading == Vector::ZERO
+            || ahead <= 0.0
+            || ahead > look_ahead + reach
+            || lateral.abs() >= reach
+        {
+            continue;
+        }
+        if nearest.is_none_or(|(distance, _)| ahead < distance) {
+            // Away from the side the centre lies on; straight ahead turns left.
+            let push = if lateral > 0.0 { -side } else { side };
+            let urgency = 1.0 - ahead / (look_ahead + reach);
+            nearest = Some((ahead, push * urgency));
+        }
+    }
+    match nearest {
+        // Sideways only: dodging does not brake the vehicle.
+        Some((_, push)) => push * vehicle.max_speed / vehicle.response_time,
+        None => Vector::ZERO,
+    }
+}
+
+/// Seed 003's combination: the weighted forces' sum, truncated to `max_force`, divided by
+/// `mass`. The result is an acceleration.
+pub fn combine(force_sum: Vector, max_force: f32, mass: f32) -> Vector {
+    limit_force(force_sum, max_force, ForceLimit::Truncate) / mass
+}
+
+/// For vehicles that cannot turn on the spot (seed 002's tanks): from the velocity before a
+/// step to the one integration wants, with the heading turned by at most `max_turn_rate *
+/// dt` radians and the speed changed by at most `max_acceleration * dt`. A vehicle at rest
+/// may start off in any direction.
+pub fn limit_turn(
+    previous: Vector,
+    wanted: Vector,
+    max_turn_rate: f32,
+    max_acceleration: f32,
+    dt: f32,
+) -> Vector {
+    let previous_speed = previous.length();
+    let max_change = max_acceleration * dt;
+    let speed = wanted
+        .length()
+        .clamp(previous_speed - max_change, previous_speed + max_change)
+        .max(0.0);
+    let Some(wanted_heading) = wanted.try_normalize() else {
+        // No direction wanted: keep the heading, change only the speed.
+        return previous.normalize_or_zero() * speed;
+    };
+    let Some(previous_heading) = previous.try_normalize() else {
+        return wanted_heading * speed;
+    };
+    let max_turn = max_turn_rate * dt;
+    let turn = previous_heading.angle_to(wanted_heading);
+    let heading = if turn.abs() <= max_turn {
+        wanted_heading
+    } else {
+        previous_heading.rotate(Vector::from_angle(max_turn.copysign(turn)))
+    };
+    heading * speed
+}
+
+/// The tank group's settings (seed 002, second part: `TankGroup`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GroupParams {
+    /// Mates closer than this push each other apart (`keepDistance`).
+    pub keep_distance: f32,
+    /// The weight of keeping apart (`keepWeight`).
+    pub keep_weight: f32,
+    /// Inside this distance the pull to the target fades with the distance
+    /// (`targetCloseDistance`).
+    pub target_close_distance: f32,
+    /// The weight of the pull to the target (`targetWeight`).
+    pub target_weight: f32,
+    /// The weight of moving with the mates (`moveWeight`).
+    pub move_weight: f32,
+    /// Inside this distance of the target a member brakes to a stop.
+    pub stop_distance: f32,
+}
+
+/// A group member's wanted direction (seed 002's `Update` and `GetGroupMovement`): towards
+/// the target, weakening inside the close distance; plus, over the mates within the keep
+/// distance, the unit sum of pushes away from each (stronger the closer) and the unit sum of
+/// their movement, each weighted. Its length, up to one, scales the speed, as the seed's
+/// `Clamp01(direction.magnitude)` does.
+pub fn group_direction(
+    position: Vector,
+    target: Vector,
+    mates: impl IntoIterator<Item = (Vector, Vector)>,
+    params: &GroupParams,
+) -> Vector {
+    let to_target = target - position;
+    let distance = to_target.length();
+    let mut direction = to_target.normalize_or_zero() * params.target_weight;
+    if distance < params.target_close_distance {
+        direction *= distance / params.target_close_distance;
+    }
+    let (mut apart, mut movement) = (Vector::ZERO, Vector::ZERO);
+    for (mate_position, mate_velocity) in mates {
+        let away = position - mate_position;
+        let gap = away.length();
+        if gap >= params.keep_distance {
+            continue;
+        }
+        apart += away.normalize_or_zero() * (1.0 - gap / params.keep_distance);
+        movement += mate_velocity;
+    }
+    direction
+        + apart.normalize_or_zero() * params.keep_weight
+        + movement.normalize_or_zero() * params.move_weight
+}
+
+/// The speed a group member wants: full speed, or zero inside the stop distance; the member's
+/// `speed` eases towards it at seed 002's rate (`Lerp(speed, target, 2 dt)`).
+pub fn group_speed(
+    speed: f32,
+    distance_to_target: f32,
+    max_speed: f32,
+    params: &GroupParams,
+    dt: f32,
+) -> f32 {
+    let wanted = if distance_to_target < params.stop_distance {
+        0.0
+    } else {
+        max_speed
+    };
+    speed + (wanted - speed) * (2.0 * dt).min(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vehicle(position: Vector, velocity: Vector) -> Vehicle {
+        Vehicle {
+            position,
+            velocity,
+            max_speed: 2.0,
+            response_time: 0.5,
+        }
+    }
+
+    #[test]
+    fn seek_steers_to_full_speed_towards_the_target() {
+        let v = vehicle(Vector::ZERO, Vector::new(0.0, 1.0));
+        // desired (2, 0), minus velocity (0, 1), over 0.5 s.
+        assert_eq!(seek(&v, Vector::new(10.0, 0.0)), Vector::new(4.0, -2.0));
+    }
+
+    #[test]
+    fn arrive_slows_in_proportion_inside_the_slow_radius() {
+        let v = vehicle(Vector::ZERO, Vector::ZERO);
+        // 1 unit away, slow radius 4: a quarter of max speed.
+        assert_eq!(
+            arrive(&v, Vector::new(1.0, 0.0), 4.0),
+            Vector::new(1.0, 0.0)
+        );
+        assert_eq!(
+            arrive(&v, Vector::new(8.0, 0.0), 4.0),
+            Vector::new(4.0, 0.0)
+        );
+        // At the target it brakes.
+        let moving = vehicle(Vector::ZERO, Vector::new(1.0, 0.0));
+        assert_eq!(arrive(&moving, Vector::ZERO, 4.0), Vector::new(-2.0, 0.0));
+    }
+
+    #[test]
+    fn flee_acts_only_inside_its_radius() {
+        let v = vehicle(Vector::ZERO, Vector::ZERO);
+        assert_eq!(flee(&v, Vector::new(1.0, 0.0), 2.0), Vector::new(-4.0, 0.0));
+        assert_eq!(flee(&v, Vector::new(3.0, 0.0), 2.0), Vector::ZERO);
+        assert_eq!(flee(&v, Vector::ZERO, 2.0), Vector::ZERO);
+        let two = flee_all(&v, [Vector::new(1.0, 0.0), Vector::new(0.0, 1.0)], 2.0);
+        assert_eq!(two, Vector::new(-4.0, -4.0));
+    }
+
+    #[test]
+    fn prediction_is_capped() {
+        let v = vehicle(Vector::ZERO, Vector::ZERO);
+        // 10 units at speed 2 is 5 s, capped at 1 s.
+        let predicted = predict(&v, Vector::new(10.0, 0.0), Vector::new(0.0, 3.0), 1.0);
+        assert_eq!(predicted, Vector::new(10.0, 3.0));
+        let uncapped = predict(&v, Vector::new(10.0, 0.0), Vector::new(0.0, 3.0), 100.0);
+        assert_eq!(uncapped, Vector::new(10.0, 15.0));
+    }
+
+    #[test]
+    fn evade_flees_the_predicted_position() {
+        let v = vehicle(Vector::ZERO, Vector::ZERO);
+        // The threat at (2, 0) moving up at 2: predicted at (2, 2) after 1 s.
+        let force = evade(&v, Vector::new(2.0, 0.0), Vector::new(0.0, 2.0), 10.0, 5.0);
+        let expected = Vector::new(-1.0, -1.0).normalize() * 2.0 / 0.5;
+        assert!((force - expected).length() < 1e-5);
+        assert_eq!(
+            evade(&v, Vector::new(9.0, 0.0), Vector::ZERO, 10.0, 5.0),
+            Vector::ZERO
+        );
+    }
+
+    #[test]
+    fn wander_moves_its_angle_by_the_jitter() {
+        let v = vehicle(Vector::ZERO, Vector::new(1.0, 0.0));
+        let params = WanderParams {
+            circle_distance: 30.0,
+            circle_radius: 15.0,
+            angle_change: std::f32::consts::PI,
+            home: None,
+        };
+        let mut angle = 0.0;
+        let force = wander(&v, &mut angle, &params, 0.5);
+        assert!((angle - std::f32::consts::FRAC_PI_2).abs() < 1e-6);
+        // Circle centre (30, 0) plus displacement (15, 0): straight ahead at full speed.
+        assert!((force - Vector::new(2.0, 0.0)).length() < 1e-5);
+    }
+
+    #[test]
+    fn wander_is_pulled_home_only_outside_the_home_radius() {
+        let params = |centre| WanderParams {
+            circle_distance: 30.0,
+            circle_radius: 0.0,
+            angle_change: 0.0,
+            home: Some(WanderHome {
+                centre,
+                radius: 5.0,
+                pull_back: 3.0,
+            }),
+        };
+        let v = vehicle(Vector::ZERO, Vector::new(2.0, 0.0));
+        let (mut a, mut b) = (0.0, 0.0);
+        let inside = wander(&v, &mut a, &params(Vector::new(-1.0, 0.0)), 0.0);
+        assert_eq!(inside, Vector::ZERO);
+        let outside = wander(&v, &mut b, &params(Vector::new(-10.0, 0.0)), 0.0);
+        // Pull back: 3 * ((-2, 0) - (2, 0)) / 0.5.
+        assert!((outside - Vector::new(-24.0, 0.0)).length() < 1e-5);
+    }
+
+    #[test]
+    fn walls_push_inwards_when_the_probe_is_out() {
+        let bounds = Bounds::centered(Vector::new(10.0, 10.0));
+        let v = vehicle(Vector::new(4.0, 0.0), Vector::new(2.0, 0.0));
+        assert_eq!(avoid_walls(&v, &bounds, 0.5), Vector::ZERO);
+        // Probe at (6, 0): full speed towards -x.
+        assert_eq!(avoid_walls(&v, &bounds, 2.0), Vector::new(-8.0, 0.0));
+        let corner = vehicle(Vector::new(4.0, 4.0), Vector::new(1.0, 1.0));
+        let force = avoid_walls(&corner, &bounds, 3.0);
+        assert!(force.x < 0.0 && force.y < 0.0);
+    }
+
+    #[test]
+    fn circles_push_sideways_only_when_in_the_path() {
+        let v = vehicle(Vector::ZERO, Vector::new(2.0, 0.0));
+        let ahead_left = Circle {
+            centre: Vector::new(5.0, 0.5),
+            radius: 1.0,
+        };
+        let force = avoid_circles(&v, [ahead_left], 10.0, 0.2);
+        assert!(force.x == 0.0 && force.y < 0.0, "{force}");
+        let behind = Circle {
+            centre: Vector::new(-5.0, 0.0),
+            radius: 1.0,
+        };
+        let aside = Circle {
+            centre: Vector::new(5.0, 3.0),
+            radius: 1.0,
+        };
+        assert_eq!(avoid_circles(&v, [behind, aside], 10.0, 0.2), Vector::ZERO);
+        let inside = Circle {
+            centre: Vector::new(0.5, 0.0),
+            radius: 1.0,
+        };
+        let out = avoid_circles(&v, [inside], 10.0, 0.2);
+        assert!(out.x < 0.0, "{out}");
+    }
+
+    #[test]
+    fn combine_truncates_then_divides_by_mass() {
+        assert_eq!(
+            combine(Vector::new(30.0, 40.0), 10.0, 2.0),
+            Vector::new(3.0, 4.0)
+        );
+        assert_eq!(
+            combine(Vector::new(3.0, 4.0), 10.0, 2.0),
+            Vector::new(1.5, 2.0)
+        );
+    }
+
+    #[test]
+    fn turns_and_speed_changes_are_limited() {
+        let dt = 0.1;
+        // Wanting to turn 90 degrees at 1 rad/s: 0.1 rad this step.
+        let v = limit_turn(Vector::new(1.0, 0.0), Vector::new(0.0, 1.0), 1.0, 100.0, dt);
+        assert!((Vector::X.angle_to(v) - 0.1).abs() < 1e-6);
+        assert!((v.length() - 1.0).abs() < 1e-6);
+        // Speed from 1 to 5 at 2 per second: 1.2.
+        let faster = limit_turn(Vector::new(1.0, 0.0), Vector::new(5.0, 0.0), 1.0, 2.0, dt);
+        assert!((faster - Vector::new(1.2, 0.0)).length() < 1e-6);
+        // From rest any heading; to rest keeps the heading.
+        let start = limit_turn(Vector::ZERO, Vector::new(0.0, -1.0), 1.0, 100.0, dt);
+        assert_eq!(start, Vector::new(0.0, -1.0));
+        let stop = limit_turn(Vector::new(1.0, 0.0), Vector::ZERO, 1.0, 5.0, dt);
+        assert!((stop - Vector::new(0.5, 0.0)).length() < 1e-6);
+    }
+
+    #[test]
+    fn group_direction_adds_target_keep_and_move() {
+        let params = GroupParams {
+            keep_distance: 2.0,
+            keep_weight: 1.0,
+            target_close_distance: 4.0,
+            target_weight: 1.25,
+            move_weight: 0.8,
+            stop_distance: 1.0,
+        };
+        let alone = group_direction(Vector::ZERO, Vector::new(10.0, 0.0), [], &params);
+        assert_eq!(alone, Vector::new(1.25, 0.0));
+        let near = group_direction(Vector::ZERO, Vector::new(2.0, 0.0), [], &params);
+        assert_eq!(near, Vector::new(0.625, 0.0));
+        // A mate 1 below moving up: pushed up (keep) and along its movement (move).
+        let with_mate = group_direction(
+            Vector::ZERO,
+            Vector::new(10.0, 0.0),
+            [
+                (Vector::new(0.0, -1.0), Vector::new(0.0, 3.0)),
+                (Vector::new(0.0, 5.0), Vector::X),
+            ],
+            &params,
+        );
+        assert!((with_mate - Vector::new(1.25, 1.8)).length() < 1e-6);
+        assert_eq!(group_speed(0.0, 10.0, 4.0, &params, 0.25), 2.0);
+        assert_eq!(group_speed(2.0, 0.5, 4.0, &params, 0.25), 1.0);
+    }
+}

@@ -1,0 +1,273 @@
+//! Steering behaviours over many steps: each test would fail if its behaviour broke.
+
+use flock_core::steering::{
+    Circle, GroupParams, Vehicle, WanderHome, WanderParams, arrive, avoid_circles, avoid_walls,
+    combine, flee, group_direction, group_speed, limit_turn, pursue, seek, wander,
+};
+use flock_core::{Bounds, Vector};
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+
+const DT: f32 = 1.0 / 60.0;
+const MAX_FORCE: f32 = 400.0;
+const MASS: f32 = 1.0;
+
+fn vehicle(position: Vector, velocity: Vector, max_speed: f32) -> Vehicle {
+    Vehicle {
+        position,
+        velocity,
+        max_speed,
+        // One frame, the default: arrive is then critically damped or better (see `arrive`).
+        response_time: DT,
+    }
+}
+
+/// One Euler step as the plugin takes it: combine, `v += a dt`, clamp to max speed, move.
+fn step(vehicle: &mut Vehicle, force: Vector) {
+    let acceleration = combine(force, MAX_FORCE, MASS);
+    vehicle.velocity = (vehicle.velocity + acceleration * DT).clamp_length_max(vehicle.max_speed);
+    vehicle.position += vehicle.velocity * DT;
+}
+
+#[test]
+fn arrive_stops_at_the_target_without_overshooting() {
+    let target = Vector::new(300.0, 0.0);
+    let mut v = vehicle(Vector::ZERO, Vector::ZERO, 200.0);
+    let mut furthest = f32::MIN;
+    for _ in 0..600 {
+        let force = arrive(&v, target, 150.0);
+        step(&mut v, force);
+        furthest = furthest.max(v.position.x);
+    }
+    assert!((v.position - target).length() < 0.5, "{}", v.position);
+    assert!(v.velocity.length() < 0.5, "still moving at {}", v.velocity);
+    assert!(furthest <= target.x + 0.5, "overshot to {furthest}");
+
+    // Plain seek overshoots the same target: the slow radius is what stops it.
+    let mut seeker = vehicle(Vector::ZERO, Vector::ZERO, 200.0);
+    let mut seek_furthest = f32::MIN;
+    for _ in 0..600 {
+        let force = seek(&seeker, target);
+        step(&mut seeker, force);
+        seek_furthest = seek_furthest.max(seeker.position.x);
+    }
+    assert!(
+        seek_furthest > target.x + 1.0,
+        "seek reached only {seek_furthest}"
+    );
+}
+
+#[test]
+fn flee_increases_the_distance_from_the_threat() {
+    let threat = Vector::new(10.0, 5.0);
+    let mut v = vehicle(Vector::ZERO, Vector::ZERO, 100.0);
+    let mut distance = (v.position - threat).length();
+    for _ in 0..30 {
+        let force = flee(&v, threat, 100.0);
+        step(&mut v, force);
+        let now = (v.position - threat).length();
+        assert!(now > distance - 1e-3, "{now} after {distance}");
+        distance = now;
+    }
+    assert!(distance > 40.0, "only {distance} away");
+}
+
+#[test]
+fn wander_stays_near_home() {
+    let home = WanderHome {
+        centre: Vector::new(50.0, -20.0),
+        radius: 200.0,
+        pull_back: 3.0,
+    };
+    let params = WanderParams {
+        circle_distance: 30.0,
+        circle_radius: 15.0,
+        angle_change: std::f32::consts::PI,
+        home: Some(home),
+    };
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    let mut v = vehicle(home.centre, Vector::new(100.0, 0.0), 100.0);
+    let mut angle = 0.0;
+    let (mut furthest, mut travelled) = (0.0f32, 0.0);
+    let mut headings = Vec::new();
+    for _ in 0..20_000 {
+        let force = wander(&v, &mut angle, &params, rng.random_range(-0.5..=0.5));
+        let before = v.position;
+        step(&mut v, force);
+        travelled += (v.position - before).length();
+        furthest = furthest.max((v.position - home.centre).length());
+        headings.push(v.velocity.to_angle());
+    }
+    // The margin is what full speed covers while turning back (a fraction of a second).
+    assert!(
+        furthest < home.radius + 60.0,
+        "wandered {furthest} from home"
+    );
+    // It does wander: it leaves the middle and keeps moving in changing directions.
+    assert!(furthest > home.radius * 0.8, "stayed within {furthest}");
+    assert!(
+        travelled > 20_000.0 * DT * 50.0,
+        "travelled only {travelled}"
+    );
+    let turned = headings
+        .windows(2)
+        .filter(|w| (w[1] - w[0]).abs() > 1e-3)
+        .count();
+    assert!(turned > 10_000, "turned in only {turned} steps");
+}
+
+/// Steps until `chaser` is within `catch` of a target moving straight, or `None`.
+fn steps_to_catch(use_prediction: bool) -> Option<usize> {
+    let mut chaser = vehicle(Vector::new(0.0, -300.0), Vector::ZERO, 150.0);
+    let (mut target, target_velocity) = (Vector::new(-200.0, 0.0), Vector::new(100.0, 0.0));
+    for n in 0..2_000 {
+        if (chaser.position - target).length() < 5.0 {
+            return Some(n);
+        }
+        let force = if use_prediction {
+            pursue(&chaser, target, target_velocity, 2.0)
+        } else {
+            seek(&chaser, target)
+        };
+        step(&mut chaser, force);
+        target += target_velocity * DT;
+    }
+    None
+}
+
+#[test]
+fn pursuit_closes_on_a_straight_moving_target_faster_than_seek() {
+    let pursued = steps_to_catch(true).expect("pursuit never caught the target");
+    let sought = steps_to_catch(false).expect("seek never caught the target");
+    assert!(pursued < sought, "pursuit {pursued} steps, seek {sought}");
+}
+
+#[test]
+fn wall_avoidance_keeps_vehicles_inside() {
+    let bounds = Bounds::centered(Vector::new(800.0, 600.0));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+    for _ in 0..20 {
+        let position = Vector::new(
+            rng.random_range(-350.0..350.0),
+            rng.random_range(-250.0..250.0),
+        );
+        let velocity = Vector::from_angle(rng.random_range(0.0..std::f32::consts::TAU)) * 200.0;
+        let mut v = vehicle(position, velocity, 200.0);
+        for _ in 0..1_000 {
+            // Cruising at full speed, only the walls turn it.
+            let force = avoid_walls(&v, &bounds, 100.0) + seek(&v, v.position + v.velocity);
+            step(&mut v, force);
+            assert!(
+                bounds.contains(v.position),
+                "left the bounds at {}",
+                v.position
+            );
+        }
+    }
+}
+
+#[test]
+fn obstacle_avoidance_goes_around_a_circle() {
+    let obstacle = Circle {
+        centre: Vector::new(200.0, 3.0),
+        radius: 40.0,
+    };
+    let target = Vector::new(400.0, 0.0);
+    let mut v = vehicle(Vector::ZERO, Vector::new(100.0, 0.0), 100.0);
+    let mut closest = f32::MAX;
+    for _ in 0..600 {
+        let force = seek(&v, target) + 3.0 * avoid_circles(&v, [obstacle], 120.0, 10.0);
+        step(&mut v, force);
+        closest = closest.min((v.position - obstacle.centre).length());
+    }
+    assert!(
+        closest > obstacle.radius,
+        "came within {closest} of the centre"
+    );
+    assert!(
+        (v.position - target).length() < 30.0,
+        "ended at {}",
+        v.position
+    );
+}
+
+#[test]
+fn the_turn_rate_is_never_exceeded() {
+    let (max_turn_rate, max_acceleration) = (1.5, 80.0);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let mut velocity = Vector::new(50.0, 0.0);
+    for _ in 0..5_000 {
+        let wanted = Vector::new(
+            rng.random_range(-200.0..200.0),
+            rng.random_range(-200.0..200.0),
+        );
+        let next = limit_turn(velocity, wanted, max_turn_rate, max_acceleration, DT);
+        if velocity != Vector::ZERO && next != Vector::ZERO {
+            let turned = velocity.angle_to(next).abs();
+            assert!(
+                turned <= max_turn_rate * DT + 1e-5,
+                "turned {turned} rad in one step"
+            );
+        }
+        let speed_change = (next.length() - velocity.length()).abs();
+        assert!(
+            speed_change <= max_acceleration * DT + 1e-3,
+            "speed changed by {speed_change}"
+        );
+        velocity = next;
+    }
+}
+
+#[test]
+fn a_group_reaches_its_target_and_stops_apart() {
+    let params = GroupParams {
+        keep_distance: 40.0,
+        keep_weight: 1.0,
+        target_close_distance: 120.0,
+        target_weight: 1.25,
+        move_weight: 0.8,
+        stop_distance: 60.0,
+    };
+    let (max_speed, turn_rate, max_acceleration) = (80.0, 2.0, 60.0);
+    let target = Vector::new(500.0, 200.0);
+    let mut positions: Vec<Vector> = (0..8)
+        .map(|i| Vector::new((i % 4) as f32 * 30.0, (i / 4) as f32 * 30.0))
+        .collect();
+    let mut velocities = vec![Vector::ZERO; positions.len()];
+    let mut speeds = vec![0.0; positions.len()];
+    for _ in 0..3_600 {
+        let (before_positions, before_velocities) = (positions.clone(), velocities.clone());
+        for i in 0..positions.len() {
+            let mates = (0..positions.len())
+                .filter(|&j| j != i)
+                .map(|j| (before_positions[j], before_velocities[j]));
+            let direction = group_direction(before_positions[i], target, mates, &params);
+            let distance = (target - before_positions[i]).length();
+            speeds[i] = group_speed(speeds[i], distance, max_speed, &params, DT);
+            let wanted = direction.normalize_or_zero() * speeds[i] * direction.length().min(1.0);
+            velocities[i] = limit_turn(
+                before_velocities[i],
+                wanted,
+                turn_rate,
+                max_acceleration,
+                DT,
+            );
+            positions[i] += velocities[i] * DT;
+        }
+    }
+    for (position, velocity) in positions.iter().zip(&velocities) {
+        assert!(
+            (*position - target).length() < params.stop_distance + params.keep_distance,
+            "{position}"
+        );
+        assert!(velocity.length() < 1.0, "still moving at {velocity}");
+    }
+    let closest_pair = (0..positions.len())
+        .flat_map(|i| (i + 1..positions.len()).map(move |j| (i, j)))
+        .map(|(i, j)| (positions[i] - positions[j]).length())
+        .fold(f32::MAX, f32::min);
+    assert!(
+        closest_pair > params.keep_distance * 0.3,
+        "two members {closest_pair} apart"
+    );
+}
