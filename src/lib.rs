@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+mod behaviours;
 mod clock;
 mod components;
 mod motion;
@@ -12,6 +13,10 @@ mod settings;
 mod spawn;
 mod steer;
 
+pub use behaviours::{
+    Arrive, AvoidObstacles, AvoidWalls, BoidGroup, Evade, Flee, GroupMember, Hunt, MotionLimits,
+    Obstacle, Pursue, Seek, Species, SpeciesRelations, SteeringForce, Target, TurnRate, Wander,
+};
 pub use clock::FlockClock;
 pub use components::{Acceleration, Boid, SteeringWeights, Velocity};
 pub use parallel::{TaskPoolExecutor, all_cores_for_compute};
@@ -28,9 +33,12 @@ pub use flock_core;
 /// Everything a typical app needs: `use bevy_flock::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Acceleration, Boid, BoidColors, BoidPrefab, BoidsPlugin, BoundsSource, ClickToSpawn,
-        FlockCamera, FlockClock, FlockRng, FlockSettings, FlockSystems, Placement, SpawnBoids,
-        SteeringWeights, Velocity,
+        Acceleration, Arrive, AvoidObstacles, AvoidWalls, Boid, BoidColors, BoidGroup, BoidPrefab,
+        BoidsPlugin, BoundsSource, ClickToSpawn, Evade, Flee, FlockCamera, FlockClock, FlockRng,
+        FlockSettings, FlockSystems, GroupMember, Hunt, MotionLimits, Obstacle, Placement, Pursue,
+        Seek, SpawnBoids, Species, SpeciesRelations, SteeringForce, SteeringWeights, Target,
+        TurnRate, Velocity, Wander,
     };
+    pub use flock_core::steering::{GroupParams, WanderHome, WanderParams};
     pub use flock_core::{EdgeMode, FlockConfig, ForceLimit, IndexKind, RuleWeights, SpeedMode};
 }

@@ -1,28 +1,54 @@
 //! Integrate, edges and facing: moving boids and turning their sprites.
 
 use bevy::prelude::*;
-use flock_core::{apply_edge, integrate};
+use flock_core::steering::limit_turn;
+use flock_core::{apply_edge, limit_speed};
 
+use crate::behaviours::{MotionLimits, TurnRate};
 use crate::components::{Acceleration, Boid, Velocity};
 use crate::settings::ActiveFlockSettings;
 
 /// [`FlockSystems::Integrate`](crate::FlockSystems::Integrate): velocity, speed limits and
-/// position over the schedule's time step; the acceleration is used up.
+/// position over the schedule's time step (Euler, as every source document does); the
+/// acceleration is used up. A boid with valid [`MotionLimits`] moves at any speed up to its own
+/// maximum; one with a valid [`TurnRate`] then has its turn and speed change limited.
 pub(crate) fn integrate_boids(
     time: Res<Time>,
     settings: Res<ActiveFlockSettings>,
-    mut boids: Query<(&mut Transform, &mut Velocity, &mut Acceleration), With<Boid>>,
+    mut boids: Query<
+        (
+            &mut Transform,
+            &mut Velocity,
+            &mut Acceleration,
+            Option<&MotionLimits>,
+            Option<&TurnRate>,
+        ),
+        With<Boid>,
+    >,
 ) {
     let config = &settings.0.config;
     let dt = time.delta_secs();
-    boids
-        .par_iter_mut()
-        .for_each(|(mut transform, mut velocity, mut acceleration)| {
-            let mut position = transform.translation.truncate();
-            integrate(config, dt, &mut position, &mut velocity.0, acceleration.0);
-            transform.translation = position.extend(transform.translation.z);
+    boids.par_iter_mut().for_each(
+        |(mut transform, mut velocity, mut acceleration, limits, turn_rate)| {
+            let previous = velocity.0;
+            let wanted = previous + acceleration.0 * dt;
+            velocity.0 = match limits.filter(|limits| limits.is_valid()) {
+                Some(limits) => wanted.clamp_length_max(limits.max_speed),
+                None => limit_speed(wanted, config),
+            };
+            if let Some(turn) = turn_rate.filter(|turn| turn.is_valid()) {
+                velocity.0 = limit_turn(
+                    previous,
+                    velocity.0,
+                    turn.max_turn_rate,
+                    turn.max_acceleration,
+                    dt,
+                );
+            }
+            transform.translation += (velocity.0 * dt).extend(0.0);
             acceleration.0 = Vec2::ZERO;
-        });
+        },
+    );
 }
 
 /// [`FlockSystems::Edges`](crate::FlockSystems::Edges): wrap or bounce at the bounds.

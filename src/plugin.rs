@@ -4,6 +4,7 @@ use bevy::ecs::intern::Interned;
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
 
+use crate::behaviours::add_behaviours;
 use crate::clock::{FlockClock, flock_is_stepping, tick_clock};
 use crate::components::{Acceleration, Boid, SteeringWeights, Velocity};
 use crate::motion::{apply_boid_edges, face_velocity, integrate_boids};
@@ -43,6 +44,9 @@ pub enum FlockSystems {
     /// Computes each boid's flocking force from the snapshot and adds it, divided by mass, to
     /// its [`Acceleration`]. Add your own forces after this set.
     Steer,
+    /// Steering behaviours ([`Seek`](crate::Seek), [`Wander`](crate::Wander), groups, species
+    /// and the rest) add their combined force to [`Acceleration`].
+    Behaviours,
     /// Velocity from acceleration, speed limits, position from velocity; resets acceleration.
     Integrate,
     /// Wraps or bounces boids at the bounds.
@@ -131,6 +135,8 @@ impl Plugin for BoidsPlugin {
             app.insert_resource(ActiveFlockSettings(settings));
         }
 
+        add_behaviours(app, self.schedule, FlockSystems::Behaviours);
+
         app.add_systems(
             Update,
             (
@@ -147,6 +153,7 @@ impl Plugin for BoidsPlugin {
                 FlockSystems::Snapshot,
                 FlockSystems::Index,
                 FlockSystems::Steer,
+                FlockSystems::Behaviours,
                 FlockSystems::Integrate,
                 FlockSystems::Edges,
                 FlockSystems::TransformSync,

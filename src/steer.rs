@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
 use flock_core::{AnyIndex, NeighbourIndex, NeighbourStats, RuleWeights, StepConstants};
 
+use crate::behaviours::Species;
 use crate::components::{Acceleration, Boid, SteeringWeights, Velocity};
 use crate::parallel::TaskPoolExecutor;
 use crate::settings::ActiveFlockSettings;
@@ -20,10 +21,26 @@ pub struct FlockBuffers {
     positions: Vec<Vec2>,
     velocities: Vec<Vec2>,
     weights: Vec<RuleWeights>,
+    species: Vec<u32>,
     forces: Vec<Vec2>,
     index: AnyIndex,
+    /// One flock per species when the snapshot holds more than one; empty otherwise.
+    by_species: Vec<SpeciesFlock>,
     stats: NeighbourStats,
     timings: StepTimings,
+}
+
+/// The boids of one species, gathered so they flock only with their own kind: their own
+/// buffers and index, and where each sits in the full snapshot.
+#[derive(Debug, Default)]
+struct SpeciesFlock {
+    species: u32,
+    members: Vec<usize>,
+    positions: Vec<Vec2>,
+    velocities: Vec<Vec2>,
+    weights: Vec<RuleWeights>,
+    forces: Vec<Vec2>,
+    index: AnyIndex,
 }
 
 /// How long the parts of the last step took (wall clock).
@@ -46,12 +63,22 @@ impl FlockBuffers {
         &self.positions
     }
 
+    /// Their velocities at the snapshot.
+    pub fn velocities(&self) -> &[Vec2] {
+        &self.velocities
+    }
+
+    /// Their species at the snapshot ([`Species`], 0 for boids without one).
+    pub fn species(&self) -> &[u32] {
+        &self.species
+    }
+
     /// The flocking forces of the last step, in buffer order.
     pub fn forces(&self) -> &[Vec2] {
         &self.forces
     }
 
-    /// The neighbour index of the last step.
+    /// The neighbour index of the last step, over every boid of every species.
     pub fn index(&self) -> &AnyIndex {
         &self.index
     }
@@ -76,19 +103,74 @@ fn compute_pool() -> TaskPoolExecutor<'static> {
 pub(crate) fn snapshot_boids(
     mut buffers: ResMut<FlockBuffers>,
     settings: Res<ActiveFlockSettings>,
-    boids: Query<(Entity, &Transform, &Velocity, &SteeringWeights), With<Boid>>,
+    boids: Query<
+        (
+            Entity,
+            &Transform,
+            &Velocity,
+            &SteeringWeights,
+            Option<&Species>,
+        ),
+        With<Boid>,
+    >,
 ) {
     let buffers = &mut *buffers;
     buffers.entities.clear();
     buffers.positions.clear();
     buffers.velocities.clear();
     buffers.weights.clear();
+    buffers.species.clear();
     let default_weights = settings.0.config.weights;
-    for (entity, transform, velocity, weights) in &boids {
+    for (entity, transform, velocity, weights, species) in &boids {
         buffers.entities.push(entity);
         buffers.positions.push(transform.translation.truncate());
         buffers.velocities.push(velocity.0);
         buffers.weights.push(weights.resolve(&default_weights));
+        buffers.species.push(species.map_or(0, |species| species.0));
+    }
+    buffers.split_by_species();
+}
+
+impl FlockBuffers {
+    /// Gathers each species into its own flock when there is more than one; a flock of one
+    /// kind (the usual case) keeps the single shared path and pays nothing.
+    fn split_by_species(&mut self) {
+        let first = self.species.first().copied();
+        if self.species.iter().all(|&species| Some(species) == first) {
+            self.by_species.clear();
+            return;
+        }
+        let mut kinds = self.species.clone();
+        kinds.sort_unstable();
+        kinds.dedup();
+        // Reuse the flocks (and their indexes) of species seen last step.
+        self.by_species
+            .retain(|flock| kinds.binary_search(&flock.species).is_ok());
+        for &kind in &kinds {
+            if !self.by_species.iter().any(|flock| flock.species == kind) {
+                self.by_species.push(SpeciesFlock {
+                    species: kind,
+                    ..SpeciesFlock::default()
+                });
+            }
+        }
+        self.by_species.sort_unstable_by_key(|flock| flock.species);
+        for flock in &mut self.by_species {
+            flock.members.clear();
+            flock.positions.clear();
+            flock.velocities.clear();
+            flock.weights.clear();
+        }
+        for (boid, species) in self.species.iter().enumerate() {
+            let slot = kinds
+                .binary_search(species)
+                .expect("every species has a flock");
+            let flock = &mut self.by_species[slot];
+            flock.members.push(boid);
+            flock.positions.push(self.positions[boid]);
+            flock.velocities.push(self.velocities[boid]);
+            flock.weights.push(self.weights[boid]);
+        }
     }
 }
 
@@ -105,6 +187,15 @@ pub(crate) fn build_index(mut buffers: ResMut<FlockBuffers>, settings: Res<Activ
         config.max_radius(),
         &compute_pool(),
     );
+    for flock in &mut buffers.by_species {
+        flock.index.set_kind(config.index);
+        flock.index.rebuild(
+            &flock.positions,
+            &space,
+            config.max_radius(),
+            &compute_pool(),
+        );
+    }
     buffers.timings.index = started.elapsed();
 }
 
@@ -121,14 +212,34 @@ pub(crate) fn steer_boids(
     let buffers = &mut *buffers;
     buffers.forces.resize(buffers.positions.len(), Vec2::ZERO);
     let constants = StepConstants::new(config);
-    buffers.stats = buffers.index.compute_forces(
-        &constants,
-        &buffers.positions,
-        &buffers.velocities,
-        &buffers.weights,
-        &mut buffers.forces,
-        &compute_pool(),
-    );
+    if buffers.by_species.is_empty() {
+        buffers.stats = buffers.index.compute_forces(
+            &constants,
+            &buffers.positions,
+            &buffers.velocities,
+            &buffers.weights,
+            &mut buffers.forces,
+            &compute_pool(),
+        );
+    } else {
+        buffers.stats = NeighbourStats::default();
+        for flock in &mut buffers.by_species {
+            flock.forces.resize(flock.positions.len(), Vec2::ZERO);
+            let stats = flock.index.compute_forces(
+                &constants,
+                &flock.positions,
+                &flock.velocities,
+                &flock.weights,
+                &mut flock.forces,
+                &compute_pool(),
+            );
+            buffers.stats.neighbours += stats.neighbours;
+            buffers.stats.candidates += stats.candidates;
+            for (&boid, &force) in flock.members.iter().zip(&flock.forces) {
+                buffers.forces[boid] = force;
+            }
+        }
+    }
     buffers.timings.steer = started.elapsed();
 
     // The query visits boids in the snapshot's order unless boids were added, removed or

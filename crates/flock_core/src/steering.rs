@@ -133,6 +133,7 @@ pub fn evade(
 
 /// Seed 003's wander: a circle `circle_distance` ahead of the vehicle, a point on it at a
 /// wandering angle that jitters each step, and an optional home it is pulled back to.
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WanderParams {
     /// How far ahead of the vehicle the circle's centre is.
@@ -147,6 +148,7 @@ pub struct WanderParams {
 }
 
 /// The home of a wanderer: outside `radius` around `centre` it is pulled back.
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WanderHome {
     /// The home point.
@@ -156,6 +158,19 @@ pub struct WanderHome {
     /// How strongly it is pulled back, relative to the wander force (seed 003: 50 against a
     /// wander circle of 30 and 15, so the pull wins).
     pub pull_back: f32,
+}
+
+impl Default for WanderParams {
+    /// Seed 003's wanderer: circle 30 ahead, radius 15, the angle jittering by up to 180
+    /// degrees a step; no home.
+    fn default() -> Self {
+        Self {
+            circle_distance: 30.0,
+            circle_radius: 15.0,
+            angle_change: std::f32::consts::PI,
+            home: None,
+        }
+    }
 }
 
 /// One step of wander. `angle` is the wanderer's own state (radians), moved by
@@ -199,6 +214,7 @@ fn inward_component(value: f32, low: f32, high: f32) -> f32 {
 }
 
 /// A round obstacle.
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Circle {
     /// Its centre.
@@ -292,6 +308,7 @@ pub fn limit_turn(
 }
 
 /// The tank group's settings (seed 002, second part: `TankGroup`).
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GroupParams {
     /// Mates closer than this push each other apart (`keepDistance`).
@@ -307,6 +324,21 @@ pub struct GroupParams {
     pub move_weight: f32,
     /// Inside this distance of the target a member brakes to a stop.
     pub stop_distance: f32,
+}
+
+impl Default for GroupParams {
+    /// Seed 002's `TankGroup` numbers (Unity units), with a stop distance of a quarter of the
+    /// close distance.
+    fn default() -> Self {
+        Self {
+            keep_distance: 10.0,
+            keep_weight: 1.0,
+            target_close_distance: 20.0,
+            target_weight: 1.25,
+            move_weight: 0.8,
+            stop_distance: 5.0,
+        }
+    }
 }
 
 /// A group member's wanted direction (seed 002's `Update` and `GetGroupMovement`): towards

@@ -1,0 +1,51 @@
+//! The sum of a boid's behaviour forces, and its combination into an acceleration.
+
+use bevy::ecs::entity::EntityHashSet;
+use bevy::prelude::*;
+use flock_core::steering::combine;
+
+use crate::behaviours::MotionLimits;
+use crate::components::Acceleration;
+use crate::settings::ActiveFlockSettings;
+
+/// The weighted sum of a boid's behaviour forces this step. Every behaviour component brings
+/// it; the behaviour systems add to it and [`FlockSystems::Behaviours`] ends by turning it into
+/// acceleration and zeroing it. Systems of your own may add forces to it in that set too.
+///
+/// [`FlockSystems::Behaviours`]: crate::FlockSystems::Behaviours
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
+#[reflect(Component, Debug, PartialEq, Default)]
+pub struct SteeringForce(pub Vec2);
+
+/// Seed 003's combination: truncate the sum to the maximum force, divide by mass, add to the
+/// acceleration. A sum that is not finite (a behaviour given NaN) is dropped and reported once
+/// per boid, so a bad number never reaches a velocity.
+pub(crate) fn combine_steering(
+    settings: Res<ActiveFlockSettings>,
+    mut reported: Local<EntityHashSet>,
+    mut boids: Query<(
+        Entity,
+        &mut SteeringForce,
+        &mut Acceleration,
+        Option<&MotionLimits>,
+    )>,
+) {
+    let config = &settings.0.config;
+    for (entity, mut force, mut acceleration, limits) in &mut boids {
+        if let Some(limits) = limits
+            && !limits.is_valid()
+            && reported.insert(entity)
+        {
+            warn!("bevy_flock: {entity} has invalid MotionLimits {limits:?}; using the flock's");
+        }
+        let limits = MotionLimits::or_flock(limits, config);
+        let sum = std::mem::take(&mut force.0);
+        if !sum.is_finite() {
+            if reported.insert(entity) {
+                warn!("bevy_flock: {entity}'s steering force is not finite ({sum}); ignored");
+            }
+            continue;
+        }
+        acceleration.0 += combine(sum, limits.max_force, limits.mass);
+    }
+}

@@ -1,0 +1,46 @@
+//! Flee from one or several threats (seed 003's flee; seed 001's `tooClose`).
+
+use bevy::prelude::*;
+use flock_core::steering::flee_all;
+
+use crate::behaviours::target::{Bodies, Target};
+use crate::behaviours::{MotionLimits, SteeringForce, vehicle};
+use crate::components::Velocity;
+use crate::settings::ActiveFlockSettings;
+
+/// Steer at full speed away from each threat closer than `radius`; the forces of several
+/// threats add up, as in seed 003. Threats that are despawned entities are skipped.
+#[derive(Component, Reflect, Debug, Clone, PartialEq, Default)]
+#[reflect(Component, Debug, PartialEq, Default)]
+#[require(SteeringForce)]
+pub struct Flee {
+    /// What to flee from.
+    pub threats: Vec<Target>,
+    /// How near a threat must be to be fled from.
+    pub radius: f32,
+    /// How much this force counts in the boid's sum.
+    pub weight: f32,
+}
+
+pub(crate) fn flee_threats(
+    settings: Res<ActiveFlockSettings>,
+    bodies: Bodies,
+    mut fleers: Query<(
+        &Transform,
+        &Velocity,
+        Option<&MotionLimits>,
+        &Flee,
+        &mut SteeringForce,
+    )>,
+) {
+    let config = &settings.0.config;
+    for (transform, velocity, limits, behaviour, mut force) in &mut fleers {
+        let me = vehicle(transform, velocity, limits, config);
+        let threats = behaviour
+            .threats
+            .iter()
+            .filter_map(|threat| threat.locate(&bodies))
+            .map(|(position, _)| position);
+        force.0 += behaviour.weight * flee_all(&me, threats, behaviour.radius);
+    }
+}

@@ -1,0 +1,80 @@
+//! Per-vehicle limits: speed, force and mass of its own, and a turn rate for vehicles that
+//! cannot turn on the spot.
+
+use bevy::prelude::*;
+use flock_core::FlockConfig;
+use flock_core::steering::Vehicle;
+
+use crate::components::Velocity;
+
+/// A vehicle's own limits, in place of the flock's `max_speed`, `max_force` and `mass` (seed
+/// 003 gives its player, wanderers and fleers different ones). A boid with these moves at any
+/// speed from zero up to `max_speed`, whatever the flock's speed mode, so it can stop.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct MotionLimits {
+    /// Top speed, world units per second.
+    pub max_speed: f32,
+    /// The most steering force its behaviours may add up to.
+    pub max_force: f32,
+    /// Divides the force into an acceleration.
+    pub mass: f32,
+}
+
+impl MotionLimits {
+    /// Whether every limit is a finite positive number; invalid limits are ignored (and
+    /// reported once) in favour of the flock's.
+    pub fn is_valid(&self) -> bool {
+        [self.max_speed, self.max_force, self.mass]
+            .iter()
+            .all(|value| value.is_finite() && *value > 0.0)
+    }
+
+    /// These limits if valid, else the flock's.
+    pub(crate) fn or_flock(limits: Option<&Self>, config: &FlockConfig) -> Self {
+        match limits {
+            Some(limits) if limits.is_valid() => *limits,
+            _ => Self {
+                max_speed: config.max_speed,
+                max_force: config.max_force,
+                mass: config.mass,
+            },
+        }
+    }
+}
+
+/// A vehicle that turns at most `max_turn_rate` radians per second and changes speed by at
+/// most `max_acceleration` per second (seed 002's tanks). Applied at integration, after every
+/// force, so nothing can turn it faster.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct TurnRate {
+    /// Radians per second.
+    pub max_turn_rate: f32,
+    /// World units per second, per second.
+    pub max_acceleration: f32,
+}
+
+impl TurnRate {
+    /// Whether both limits are finite and not negative; an invalid one is not applied.
+    pub fn is_valid(&self) -> bool {
+        [self.max_turn_rate, self.max_acceleration]
+            .iter()
+            .all(|value| value.is_finite() && *value >= 0.0)
+    }
+}
+
+/// The kernel's view of a boid for its behaviours.
+pub(crate) fn vehicle(
+    transform: &Transform,
+    velocity: &Velocity,
+    limits: Option<&MotionLimits>,
+    config: &FlockConfig,
+) -> Vehicle {
+    Vehicle {
+        position: transform.translation.truncate(),
+        velocity: velocity.0,
+        max_speed: MotionLimits::or_flock(limits, config).max_speed,
+        response_time: config.response_time,
+    }
+}

@@ -1,0 +1,79 @@
+//! Steering behaviours as components: add one to a boid and it steers that way, on top of (or
+//! instead of) flocking.
+//!
+//! Each behaviour's system adds its weighted force to the boid's [`SteeringForce`]; then
+//! [`combine_steering`] does what seed 003 does with the sum: truncate it to the maximum force,
+//! divide by mass, and add it to the boid's [`Acceleration`](crate::Acceleration). Flocking
+//! keeps its own per-rule limits (Processing's), so a plain flock is unchanged by this module.
+//! All of it runs in [`FlockSystems::Behaviours`](crate::FlockSystems::Behaviours), between
+//! steering and integration, in a fixed order so a run replays bit for bit.
+
+mod avoidance;
+mod combine;
+mod flee;
+mod group;
+mod limits;
+mod pursuit;
+mod seek;
+mod species;
+mod target;
+mod wander;
+
+pub use avoidance::{AvoidObstacles, AvoidWalls, Obstacle};
+pub use combine::SteeringForce;
+pub use flee::Flee;
+pub use group::{BoidGroup, GroupMember};
+pub use limits::{MotionLimits, TurnRate};
+pub use pursuit::{Evade, Pursue};
+pub use seek::{Arrive, Seek};
+pub use species::{Hunt, Species, SpeciesRelations};
+pub use target::Target;
+pub use wander::Wander;
+
+pub(crate) use combine::combine_steering;
+pub(crate) use limits::vehicle;
+
+use bevy::prelude::*;
+
+/// Registers the behaviour types and adds their systems, in order, to `set` of `schedule`.
+pub(crate) fn add_behaviours(
+    app: &mut App,
+    schedule: impl bevy::ecs::schedule::ScheduleLabel,
+    set: impl SystemSet,
+) {
+    app.register_type::<SteeringForce>()
+        .register_type::<MotionLimits>()
+        .register_type::<TurnRate>()
+        .register_type::<Seek>()
+        .register_type::<Arrive>()
+        .register_type::<Flee>()
+        .register_type::<Wander>()
+        .register_type::<Pursue>()
+        .register_type::<Evade>()
+        .register_type::<AvoidWalls>()
+        .register_type::<AvoidObstacles>()
+        .register_type::<Obstacle>()
+        .register_type::<BoidGroup>()
+        .register_type::<GroupMember>()
+        .register_type::<Species>()
+        .register_type::<SpeciesRelations>()
+        .init_resource::<SpeciesRelations>()
+        .add_systems(
+            schedule,
+            (
+                seek::seek_targets,
+                seek::arrive_at_targets,
+                flee::flee_threats,
+                wander::wander,
+                pursuit::pursue_targets,
+                pursuit::evade_threats,
+                avoidance::avoid_walls,
+                avoidance::avoid_obstacles,
+                group::steer_groups,
+                species::hunt_and_escape,
+                combine_steering,
+            )
+                .chain()
+                .in_set(set),
+        );
+}

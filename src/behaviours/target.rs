@@ -1,0 +1,40 @@
+//! What a behaviour steers towards or away from: a point, or another entity.
+
+use bevy::prelude::*;
+
+use crate::components::Velocity;
+
+/// A fixed point in the world, or an entity followed wherever it goes.
+#[derive(Reflect, Debug, Clone, Copy, PartialEq)]
+#[reflect(Debug, PartialEq)]
+pub enum Target {
+    /// A world position.
+    Point(Vec2),
+    /// An entity's position (its `Transform` translation) and, if it has one, its
+    /// [`Velocity`]. A despawned entity is no target: the behaviour gives no force.
+    Entity(Entity),
+}
+
+impl Default for Target {
+    fn default() -> Self {
+        Self::Point(Vec2::ZERO)
+    }
+}
+
+/// Reads where targets are: every entity's position and velocity.
+pub(crate) type Bodies<'w, 's> = Query<'w, 's, (&'static Transform, Option<&'static Velocity>)>;
+
+impl Target {
+    /// Where the target is and how it moves now, or `None` if it is an entity that is gone.
+    pub(crate) fn locate(&self, bodies: &Bodies) -> Option<(Vec2, Vec2)> {
+        match *self {
+            Self::Point(point) => Some((point, Vec2::ZERO)),
+            Self::Entity(entity) => bodies.get(entity).ok().map(|(transform, velocity)| {
+                (
+                    transform.translation.truncate(),
+                    velocity.map_or(Vec2::ZERO, |velocity| velocity.0),
+                )
+            }),
+        }
+    }
+}
