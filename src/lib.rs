@@ -34,10 +34,10 @@ pub use flock_core;
 pub mod prelude {
     pub use crate::{
         Acceleration, Arrive, AvoidObstacles, AvoidWalls, Boid, BoidColors, BoidGroup, BoidPrefab,
-        BoidsPlugin, BoundsSource, ClickToSpawn, Evade, Flee, FlockCamera, FlockClock, FlockRng,
-        FlockSettings, FlockSystems, GroupMember, Hunt, MotionLimits, Obstacle, Placement, Pursue,
-        Seek, SpawnBoids, Species, SpeciesRelations, SteeringForce, SteeringWeights, Target,
-        TurnRate, Velocity, Wander,
+        BoidsPlugin, BoundsSource, ClickToSpawn, CursorWorldPosition, Evade, Flee, FlockCamera,
+        FlockClock, FlockRng, FlockSettings, FlockSystems, GroupMember, Hunt, MotionLimits,
+        Obstacle, Placement, Pursue, Seek, SpawnBoids, Species, SpeciesRelations, SteeringForce,
+        SteeringWeights, Target, TurnRate, Velocity, Wander,
     };
     pub use flock_core::steering::{GroupParams, WanderHome, WanderParams};
     pub use flock_core::{EdgeMode, FlockConfig, ForceLimit, IndexKind, RuleWeights, SpeedMode};

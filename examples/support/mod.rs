@@ -3,11 +3,39 @@
 //! `FLOCK_SCREENSHOTS=dir` saves `dir/<example>-1.png` and `-2.png` two seconds apart (after a
 //! second of warm-up), then exits. Used under `xvfb-run` to check what a user would see.
 
+// Each example uses only part of what is here.
+#![allow(dead_code, unused_imports)]
+
+mod help;
+
+pub use help::{HelpLine, HelpLinePlugin};
+
 use std::path::PathBuf;
 use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+
+/// An app with a 1280x720 window titled `bevy_flock: <example>`, steering on every core, a dark
+/// background and screenshots on request: what every example starts from.
+pub fn example_app(example: &'static str) -> App {
+    let mut app = App::new();
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title: format!("bevy_flock: {example}"),
+                    resolution: (1280, 720).into(),
+                    ..default()
+                }),
+                ..default()
+            })
+            .set(bevy_flock::all_cores_for_compute()),
+    )
+    .insert_resource(ClearColor(Color::srgb(0.05, 0.07, 0.12)))
+    .add_plugins(ScreenshotsOnRequest { example });
+    app
+}
 
 /// Adds the screenshot-and-exit behaviour when `FLOCK_SCREENSHOTS` is set.
 pub struct ScreenshotsOnRequest {
