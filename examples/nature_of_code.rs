@@ -53,14 +53,9 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<Bo
         size: Vec2::splat(24.0),
         colors: BoidColors::Single(Color::srgb(0.75, 0.75, 0.78)),
     };
-    commands.queue(SpawnBoids::new(100, Placement::RandomInBounds));
     commands.queue(|world: &mut World| {
         // Every vehicle gets the sketch's seek on top of the flock's separation.
-        let vehicles: Vec<Entity> = world
-            .query_filtered::<Entity, With<Boid>>()
-            .iter(world)
-            .collect();
-        for vehicle in vehicles {
+        for vehicle in bevy_flock::spawn_boids(world, 100, Placement::RandomInBounds) {
             world.entity_mut(vehicle).insert(Seek {
                 target: Target::Point(Vec2::ZERO),
                 weight: 0.5,

@@ -1,0 +1,101 @@
+//! Two species in one world: a flock of 400 prey and 3 predators. Prey flock only with prey and
+//! flee any predator within 120 px; predators keep apart from each other and pursue the
+//! nearest prey within 300 px, predicting where it will be. Click to add prey.
+
+mod support;
+
+use bevy::prelude::*;
+use bevy_flock::prelude::*;
+
+const PREY: u32 = 0;
+const PREDATOR: u32 = 1;
+
+fn main() {
+    support::example_app("predators")
+        .insert_resource(FlockSettings {
+            config: FlockConfig::processing(),
+            bounds_source: BoundsSource::FollowCamera,
+            max_boids: 1_000,
+        })
+        .insert_resource(SpeciesRelations {
+            hunts: vec![Hunt {
+                predator: PREDATOR,
+                prey: PREY,
+                flee_radius: 120.0,
+                flee_weight: 3.0,
+                chase_radius: 300.0,
+                chase_weight: 1.0,
+                max_look_ahead: 1.0,
+            }],
+        })
+        .add_plugins(BoidsPlugin::default().with_seed(4))
+        .add_plugins(support::HelpLinePlugin(""))
+        .add_systems(Startup, setup)
+        .add_systems(Update, (make_clicked_boids_prey, update_help))
+        .run();
+}
+
+fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<BoidPrefab>) {
+    commands.spawn(Camera2d);
+    *prefab = BoidPrefab {
+        image: assets.load("sprites/fish.png"),
+        size: Vec2::splat(20.0),
+        colors: BoidColors::RandomHue {
+            saturation: 0.6,
+            lightness: 0.65,
+        },
+    };
+    let bird = assets.load("sprites/bird.png");
+    commands.queue(move |world: &mut World| {
+        for prey in bevy_flock::spawn_boids(world, 400, Placement::RandomInBounds) {
+            world.entity_mut(prey).insert(Species(PREY));
+        }
+        for (i, predator) in bevy_flock::spawn_boids(world, 3, Placement::RandomInBounds)
+            .into_iter()
+            .enumerate()
+        {
+            world.entity_mut(predator).insert((
+                Species(PREDATOR),
+                // Predators only keep apart from each other; the hunt moves them.
+                SteeringWeights::Custom(RuleWeights {
+                    separation: 1.5,
+                    alignment: 0.0,
+                    cohesion: 0.0,
+                }),
+                // A little faster than prey (Processing's 120 px/s), so a chase can end.
+                MotionLimits {
+                    max_speed: 135.0,
+                    max_force: 400.0,
+                    mass: 1.0,
+                },
+                Transform::from_xyz(-300.0 + 300.0 * i as f32, 0.0, 1.0),
+                Sprite {
+                    image: bird.clone(),
+                    color: Color::srgb(1.0, 0.35, 0.3),
+                    custom_size: Some(Vec2::splat(40.0)),
+                    ..default()
+                },
+            ));
+        }
+    });
+}
+
+/// Boids added by a click join the prey.
+fn make_clicked_boids_prey(
+    mut commands: Commands,
+    new_boids: Query<Entity, (Added<Boid>, Without<Species>)>,
+) {
+    for boid in &new_boids {
+        commands.entity(boid).insert(Species(PREY));
+    }
+}
+
+fn update_help(boids: Query<&Species>, mut help: ResMut<support::HelpLine>) {
+    let prey = boids.iter().filter(|species| species.0 == PREY).count();
+    let text = format!(
+        "click: add prey ({prey} prey)   red: 3 predators chasing the nearest prey, which flee"
+    );
+    if help.0 != text {
+        help.0 = text;
+    }
+}
