@@ -11,21 +11,8 @@ const DEFAULT_BOIDS: usize = 20_000;
 
 fn main() {
     let count = boid_count();
-    App::new()
-        .add_plugins(
-            DefaultPlugins
-                .set(WindowPlugin {
-                    primary_window: Some(Window {
-                        title: format!("bevy_flock: stress, {count} boids"),
-                        resolution: (1280, 720).into(),
-                        ..default()
-                    }),
-                    ..default()
-                })
-                // Steering on every core; Bevy's default leaves two-core machines one.
-                .set(bevy_flock::all_cores_for_compute()),
-        )
-        .insert_resource(ClearColor(Color::srgb(0.04, 0.05, 0.08)))
+    let mut app = support::example_app("stress");
+    app.insert_resource(ClearColor(Color::srgb(0.04, 0.05, 0.08)))
         .insert_resource(FlockSettings {
             // Processing's flock with radii scaled down, so a window full of boids keeps
             // about twenty neighbours each.
@@ -48,7 +35,6 @@ fn main() {
         })
         .insert_resource(StressCount(count))
         .add_plugins(BoidsPlugin::default())
-        .add_plugins(support::ScreenshotsOnRequest { example: "stress" })
         .add_systems(Startup, setup)
         .add_systems(Update, (toggle_pause, show_timings))
         .run();

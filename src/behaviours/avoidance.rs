@@ -3,8 +3,7 @@
 use bevy::prelude::*;
 use flock_core::steering::{Circle, avoid_circles, avoid_walls as wall_force};
 
-use crate::behaviours::{MotionLimits, SteeringForce, vehicle};
-use crate::components::Velocity;
+use crate::behaviours::{Steerers, SteeringForce, add_forces};
 use crate::settings::ActiveFlockSettings;
 
 /// Look `look_ahead` along the heading and steer inwards when that point is outside the
@@ -43,49 +42,27 @@ pub struct Obstacle {
     pub radius: f32,
 }
 
-pub(crate) fn avoid_walls(
-    settings: Res<ActiveFlockSettings>,
-    mut boids: Query<(
-        &Transform,
-        &Velocity,
-        Option<&MotionLimits>,
-        &AvoidWalls,
-        &mut SteeringForce,
-    )>,
-) {
+pub(crate) fn avoid_walls(settings: Res<ActiveFlockSettings>, mut boids: Steerers<AvoidWalls>) {
     let config = &settings.0.config;
-    for (transform, velocity, limits, behaviour, mut force) in &mut boids {
-        let me = vehicle(transform, velocity, limits, config);
-        force.0 += behaviour.weight * wall_force(&me, &config.bounds, behaviour.look_ahead);
-    }
+    add_forces(&mut boids, config, |me, behaviour| {
+        Some(behaviour.weight * wall_force(me, &config.bounds, behaviour.look_ahead))
+    });
 }
 
 pub(crate) fn avoid_obstacles(
     settings: Res<ActiveFlockSettings>,
     obstacles: Query<(&Transform, &Obstacle)>,
     mut circles: Local<Vec<Circle>>,
-    mut boids: Query<(
-        &Transform,
-        &Velocity,
-        Option<&MotionLimits>,
-        &AvoidObstacles,
-        &mut SteeringForce,
-    )>,
+    mut boids: Steerers<AvoidObstacles>,
 ) {
-    let config = &settings.0.config;
     circles.clear();
     circles.extend(obstacles.iter().map(|(transform, obstacle)| Circle {
         centre: transform.translation.truncate(),
         radius: obstacle.radius,
     }));
-    for (transform, velocity, limits, behaviour, mut force) in &mut boids {
-        let me = vehicle(transform, velocity, limits, config);
-        force.0 += behaviour.weight
-            * avoid_circles(
-                &me,
-                circles.iter().copied(),
-                behaviour.look_ahead,
-                behaviour.clearance,
-            );
-    }
+    add_forces(&mut boids, &settings.0.config, |me, behaviour| {
+        let (look_ahead, clearance) = (behaviour.look_ahead, behaviour.clearance);
+        let force = avoid_circles(me, circles.iter().copied(), look_ahead, clearance);
+        Some(behaviour.weight * force)
+    });
 }

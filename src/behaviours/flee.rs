@@ -4,8 +4,7 @@ use bevy::prelude::*;
 use flock_core::steering::flee_all;
 
 use crate::behaviours::target::{Bodies, Target};
-use crate::behaviours::{MotionLimits, SteeringForce, vehicle};
-use crate::components::Velocity;
+use crate::behaviours::{Steerers, SteeringForce, add_forces};
 use crate::settings::ActiveFlockSettings;
 
 /// Steer at full speed away from each threat closer than `radius`; the forces of several
@@ -25,22 +24,14 @@ pub struct Flee {
 pub(crate) fn flee_threats(
     settings: Res<ActiveFlockSettings>,
     bodies: Bodies,
-    mut fleers: Query<(
-        &Transform,
-        &Velocity,
-        Option<&MotionLimits>,
-        &Flee,
-        &mut SteeringForce,
-    )>,
+    mut fleers: Steerers<Flee>,
 ) {
-    let config = &settings.0.config;
-    for (transform, velocity, limits, behaviour, mut force) in &mut fleers {
-        let me = vehicle(transform, velocity, limits, config);
+    add_forces(&mut fleers, &settings.0.config, |me, behaviour| {
         let threats = behaviour
             .threats
             .iter()
             .filter_map(|threat| threat.locate(&bodies))
             .map(|(position, _)| position);
-        force.0 += behaviour.weight * flee_all(&me, threats, behaviour.radius);
-    }
+        Some(behaviour.weight * flee_all(me, threats, behaviour.radius))
+    });
 }

@@ -5,6 +5,7 @@ use bevy::prelude::*;
 use flock_core::FlockConfig;
 use flock_core::steering::Vehicle;
 
+use crate::behaviours::SteeringForce;
 use crate::components::Velocity;
 
 /// A vehicle's own limits, in place of the flock's `max_speed`, `max_force` and `mass` (seed
@@ -76,5 +77,33 @@ pub(crate) fn vehicle(
         velocity: velocity.0,
         max_speed: MotionLimits::or_flock(limits, config).max_speed,
         response_time: config.response_time,
+    }
+}
+
+/// The boids with behaviour `B`, and what steering them needs.
+pub(crate) type Steerers<'w, 's, B> = Query<
+    'w,
+    's,
+    (
+        &'static Transform,
+        &'static Velocity,
+        Option<&'static MotionLimits>,
+        &'static B,
+        &'static mut SteeringForce,
+    ),
+>;
+
+/// Adds each steerer's weighted behaviour force, as `force` computes it (`None`: no force this
+/// step, e.g. a target that is gone), to its [`SteeringForce`].
+pub(crate) fn add_forces<B: Component>(
+    steerers: &mut Steerers<B>,
+    config: &FlockConfig,
+    mut force: impl FnMut(&Vehicle, &B) -> Option<Vec2>,
+) {
+    for (transform, velocity, limits, behaviour, mut sum) in steerers {
+        let me = vehicle(transform, velocity, limits, config);
+        if let Some(force) = force(&me, behaviour) {
+            sum.0 += force;
+        }
     }
 }

@@ -31,7 +31,7 @@ pub use target::Target;
 pub use wander::Wander;
 
 pub(crate) use combine::combine_steering;
-pub(crate) use limits::vehicle;
+pub(crate) use limits::{Steerers, add_forces, vehicle};
 
 use bevy::prelude::*;
 

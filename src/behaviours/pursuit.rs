@@ -4,8 +4,7 @@ use bevy::prelude::*;
 use flock_core::steering::{evade, pursue};
 
 use crate::behaviours::target::{Bodies, Target};
-use crate::behaviours::{MotionLimits, SteeringForce, vehicle};
-use crate::components::Velocity;
+use crate::behaviours::{Steerers, SteeringForce, add_forces};
 use crate::settings::ActiveFlockSettings;
 
 /// Seek where `target` will be, predicted from its velocity over the time to reach it, at most
@@ -40,42 +39,23 @@ pub struct Evade {
 pub(crate) fn pursue_targets(
     settings: Res<ActiveFlockSettings>,
     bodies: Bodies,
-    mut pursuers: Query<(
-        &Transform,
-        &Velocity,
-        Option<&MotionLimits>,
-        &Pursue,
-        &mut SteeringForce,
-    )>,
+    mut pursuers: Steerers<Pursue>,
 ) {
-    let config = &settings.0.config;
-    for (transform, velocity, limits, behaviour, mut force) in &mut pursuers {
-        if let Some((target, target_velocity)) = Target::Entity(behaviour.target).locate(&bodies) {
-            let me = vehicle(transform, velocity, limits, config);
-            let look_ahead = behaviour.max_look_ahead.max(0.0);
-            force.0 += behaviour.weight * pursue(&me, target, target_velocity, look_ahead);
-        }
-    }
+    add_forces(&mut pursuers, &settings.0.config, |me, behaviour| {
+        let (target, velocity) = Target::Entity(behaviour.target).locate(&bodies)?;
+        let look_ahead = behaviour.max_look_ahead.max(0.0);
+        Some(behaviour.weight * pursue(me, target, velocity, look_ahead))
+    });
 }
 
 pub(crate) fn evade_threats(
     settings: Res<ActiveFlockSettings>,
     bodies: Bodies,
-    mut evaders: Query<(
-        &Transform,
-        &Velocity,
-        Option<&MotionLimits>,
-        &Evade,
-        &mut SteeringForce,
-    )>,
+    mut evaders: Steerers<Evade>,
 ) {
-    let config = &settings.0.config;
-    for (transform, velocity, limits, behaviour, mut force) in &mut evaders {
-        if let Some((threat, threat_velocity)) = Target::Entity(behaviour.threat).locate(&bodies) {
-            let me = vehicle(transform, velocity, limits, config);
-            let look_ahead = behaviour.max_look_ahead.max(0.0);
-            force.0 += behaviour.weight
-                * evade(&me, threat, threat_velocity, look_ahead, behaviour.radius);
-        }
-    }
+    add_forces(&mut evaders, &settings.0.config, |me, behaviour| {
+        let (threat, velocity) = Target::Entity(behaviour.threat).locate(&bodies)?;
+        let look_ahead = behaviour.max_look_ahead.max(0.0);
+        Some(behaviour.weight * evade(me, threat, velocity, look_ahead, behaviour.radius))
+    });
 }

@@ -4,8 +4,7 @@ use bevy::prelude::*;
 use flock_core::steering::{arrive, seek};
 
 use crate::behaviours::target::{Bodies, Target};
-use crate::behaviours::{MotionLimits, SteeringForce, vehicle};
-use crate::components::Velocity;
+use crate::behaviours::{Steerers, SteeringForce, add_forces};
 use crate::settings::ActiveFlockSettings;
 
 /// Steer at full speed towards a target.
@@ -20,7 +19,7 @@ pub struct Seek {
 }
 
 /// Seek that slows inside `slow_radius` and stops at the target. It stops without overshoot
-/// when the boid can brake (a clamped speed mode or [`MotionLimits`]) and the flock's
+/// when the boid can brake (a clamped speed mode or [`MotionLimits`](crate::MotionLimits)) and the flock's
 /// `response_time` is at most `slow_radius / (4 max_speed)`, as with the default of one frame.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default)]
 #[reflect(Component, Debug, PartialEq, Default)]
@@ -37,39 +36,21 @@ pub struct Arrive {
 pub(crate) fn seek_targets(
     settings: Res<ActiveFlockSettings>,
     bodies: Bodies,
-    mut seekers: Query<(
-        &Transform,
-        &Velocity,
-        Option<&MotionLimits>,
-        &Seek,
-        &mut SteeringForce,
-    )>,
+    mut seekers: Steerers<Seek>,
 ) {
-    let config = &settings.0.config;
-    for (transform, velocity, limits, behaviour, mut force) in &mut seekers {
-        if let Some((target, _)) = behaviour.target.locate(&bodies) {
-            let me = vehicle(transform, velocity, limits, config);
-            force.0 += behaviour.weight * seek(&me, target);
-        }
-    }
+    add_forces(&mut seekers, &settings.0.config, |me, behaviour| {
+        let (target, _) = behaviour.target.locate(&bodies)?;
+        Some(behaviour.weight * seek(me, target))
+    });
 }
 
 pub(crate) fn arrive_at_targets(
     settings: Res<ActiveFlockSettings>,
     bodies: Bodies,
-    mut arrivers: Query<(
-        &Transform,
-        &Velocity,
-        Option<&MotionLimits>,
-        &Arrive,
-        &mut SteeringForce,
-    )>,
+    mut arrivers: Steerers<Arrive>,
 ) {
-    let config = &settings.0.config;
-    for (transform, velocity, limits, behaviour, mut force) in &mut arrivers {
-        if let Some((target, _)) = behaviour.target.locate(&bodies) {
-            let me = vehicle(transform, velocity, limits, config);
-            force.0 += behaviour.weight * arrive(&me, target, behaviour.slow_radius.max(0.0));
-        }
-    }
+    add_forces(&mut arrivers, &settings.0.config, |me, behaviour| {
+        let (target, _) = behaviour.target.locate(&bodies)?;
+        Some(behaviour.weight * arrive(me, target, behaviour.slow_radius.max(0.0)))
+    });
 }
