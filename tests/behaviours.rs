@@ -490,3 +490,49 @@ fn a_nan_weight_never_reaches_a_velocity() {
     assert_eq!(velocity(&app, boid), Vec2::X * 10.0);
     assert_eq!(boid_count(&mut app), 1);
 }
+
+#[test]
+fn boids_steer_around_obstacle_entities() {
+    let mut app = create_app(no_flocking());
+    let (centre, half_size) = (Vec2::new(150.0, 5.0), Vec2::new(20.0, 50.0));
+    app.world_mut().spawn((
+        Obstacle::Rect { half_size },
+        Transform::from_translation(centre.extend(0.0)),
+    ));
+    app.world_mut().spawn((
+        Obstacle::Circle { radius: 30.0 },
+        Transform::from_xyz(300.0, -5.0, 0.0),
+    ));
+    let boid = app
+        .world_mut()
+        .spawn((
+            Boid,
+            MotionLimits {
+                max_speed: 100.0,
+                ..VEHICLE
+            },
+            Velocity(Vec2::X * 100.0),
+            Seek {
+                target: Target::Point(Vec2::new(450.0, 0.0)),
+                weight: 1.0,
+            },
+            AvoidObstacles {
+                look_ahead: 120.0,
+                clearance: 10.0,
+                weight: 3.0,
+            },
+        ))
+        .id();
+    for _ in 0..300 {
+        step(&mut app, 1);
+        let at = position(&app, boid);
+        let in_rect = ((at - centre).abs() - half_size).max_element() < 0.0;
+        let in_circle = at.distance(Vec2::new(300.0, -5.0)) < 30.0;
+        assert!(!in_rect && !in_circle, "went through an obstacle at {at}");
+    }
+    assert!(
+        position(&app, boid).x > 400.0,
+        "stuck at {}",
+        position(&app, boid)
+    );
+}

@@ -1,7 +1,7 @@
 //! Wall avoidance by look-ahead (seed 003) and avoidance of round obstacles.
 
 use bevy::prelude::*;
-use flock_core::steering::{Circle, avoid_circles, avoid_walls as wall_force};
+use flock_core::steering::{Shape, avoid_obstacles as obstacle_force, avoid_walls as wall_force};
 
 use crate::behaviours::{Steerers, SteeringForce, add_forces};
 use crate::settings::ActiveFlockSettings;
@@ -33,13 +33,32 @@ pub struct AvoidObstacles {
     pub weight: f32,
 }
 
-/// A round obstacle at the entity's translation, for boids with [`AvoidObstacles`].
+/// An obstacle at the entity's translation, for boids with [`AvoidObstacles`]. Rectangles
+/// stay aligned with the axes (the entity's rotation is not used).
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
 #[require(Transform)]
-pub struct Obstacle {
-    /// Its radius, world units.
-    pub radius: f32,
+pub enum Obstacle {
+    /// A circle of this radius, world units.
+    Circle {
+        /// Its radius.
+        radius: f32,
+    },
+    /// A rectangle of this half width and half height.
+    Rect {
+        /// Half its width and half its height.
+        half_size: Vec2,
+    },
+}
+
+impl Obstacle {
+    /// Its outline with its centre at `centre`.
+    fn at(self, centre: Vec2) -> Shape {
+        match self {
+            Self::Circle { radius } => Shape::Circle { centre, radius },
+            Self::Rect { half_size } => Shape::Rect { centre, half_size },
+        }
+    }
 }
 
 pub(crate) fn avoid_walls(settings: Res<ActiveFlockSettings>, mut boids: Steerers<AvoidWalls>) {
@@ -52,17 +71,18 @@ pub(crate) fn avoid_walls(settings: Res<ActiveFlockSettings>, mut boids: Steerer
 pub(crate) fn avoid_obstacles(
     settings: Res<ActiveFlockSettings>,
     obstacles: Query<(&Transform, &Obstacle)>,
-    mut circles: Local<Vec<Circle>>,
+    mut shapes: Local<Vec<Shape>>,
     mut boids: Steerers<AvoidObstacles>,
 ) {
-    circles.clear();
-    circles.extend(obstacles.iter().map(|(transform, obstacle)| Circle {
-        centre: transform.translation.truncate(),
-        radius: obstacle.radius,
-    }));
+    shapes.clear();
+    shapes.extend(
+        obstacles
+            .iter()
+            .map(|(transform, obstacle)| obstacle.at(transform.translation.truncate())),
+    );
     add_forces(&mut boids, &settings.0.config, |me, behaviour| {
         let (look_ahead, clearance) = (behaviour.look_ahead, behaviour.clearance);
-        let force = avoid_circles(me, circles.iter().copied(), look_ahead, clearance);
+        let force = obstacle_force(me, shapes.iter().copied(), look_ahead, clearance);
         Some(behaviour.weight * force)
     });
 }

@@ -213,23 +213,98 @@ fn inward_component(value: f32, low: f32, high: f32) -> f32 {
     f32::from(u8::from(value <= low)) - f32::from(u8::from(value >= high))
 }
 
-/// A round obstacle.
+/// An obstacle's outline: a circle, or a rectangle aligned with the axes.
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Circle {
-    /// Its centre.
-    pub centre: Vector,
-    /// Its radius.
-    pub radius: f32,
+pub enum Shape {
+    /// A round obstacle.
+    Circle {
+        /// Its centre.
+        centre: Vector,
+        /// Its radius.
+        radius: f32,
+    },
+    /// A rectangular obstacle.
+    Rect {
+        /// Its centre.
+        centre: Vector,
+        /// Half its width and half its height.
+        half_size: Vector,
+    },
 }
 
-/// Reynolds' obstacle avoidance for round obstacles: of the obstacles that the vehicle's path
-/// (a corridor `clearance` wide on each side, `look_ahead` long) runs into, the nearest pushes
-/// the vehicle sideways, harder the closer it is; an obstacle the vehicle is already inside
-/// pushes it straight out.
-pub fn avoid_circles(
+impl Shape {
+    fn centre(&self) -> Vector {
+        match *self {
+            Self::Circle { centre, .. } | Self::Rect { centre, .. } => centre,
+        }
+    }
+
+    /// How far along `heading` from `position` the path first meets this shape grown by
+    /// `clearance` (zero if it starts inside the grown shape), or `None` if it never does.
+    fn path_entry(&self, position: Vector, heading: Vector, clearance: f32) -> Option<f32> {
+        match *self {
+            Self::Circle { centre, radius } => {
+                let offset = centre - position;
+                let reach = radius + clearance;
+                let lateral = offset.perp_dot(heading);
+                let half_chord_squared = reach * reach - lateral * lateral;
+                (half_chord_squared > 0.0)
+                    .then(|| (offset.dot(heading) - half_chord_squared.sqrt()).max(0.0))
+            }
+            Self::Rect { centre, half_size } => {
+                // The slab method: the ray is inside the box between the last entry and the
+                // first exit over both axes.
+                let grown = half_size + Vector::splat(clearance);
+                let (low, high) = (centre - grown - position, centre + grown - position);
+                let mut entry = f32::NEG_INFINITY;
+                let mut exit = f32::INFINITY;
+                for axis in 0..2 {
+                    if heading[axis] == 0.0 {
+                        if low[axis] > 0.0 || high[axis] < 0.0 {
+                            return None;
+                        }
+                        continue;
+                    }
+                    let (a, b) = (low[axis] / heading[axis], high[axis] / heading[axis]);
+                    entry = entry.max(a.min(b));
+                    exit = exit.min(a.max(b));
+                }
+                (exit >= entry.max(0.0)).then(|| entry.max(0.0))
+            }
+        }
+    }
+
+    /// The direction out of this shape for a point inside it, or `None` for a point outside.
+    fn way_out(&self, point: Vector) -> Option<Vector> {
+        match *self {
+            Self::Circle { centre, radius } => {
+                let out = point - centre;
+                (out.length_squared() < radius * radius).then(|| out.normalize_or(Vector::X))
+            }
+            Self::Rect { centre, half_size } => {
+                let out = point - centre;
+                let depth = half_size - out.abs();
+                // Out through the nearest side.
+                (depth.x > 0.0 && depth.y > 0.0).then(|| {
+                    if depth.x < depth.y {
+                        Vector::new(out.x.signum(), 0.0)
+                    } else {
+                        Vector::new(0.0, out.y.signum())
+                    }
+                })
+            }
+        }
+    }
+}
+
+/// Reynolds' obstacle avoidance: of the obstacles ahead that the vehicle's path (a corridor
+/// `clearance` wide on each side) meets within `look_ahead`, the nearest pushes the vehicle
+/// sideways, away from its centre and harder the closer it is; an obstacle the vehicle is
+/// already inside pushes it straight out.
+pub fn avoid_obstacles(
     vehicle: &Vehicle,
-    obstacles: impl IntoIterator<Item = Circle>,
+    obstacles: impl IntoIterator<Item = Shape>,
     look_ahead: f32,
     clearance: f32,
 ) -> Vector {
@@ -237,27 +312,21 @@ pub fn avoid_circles(
     let side = heading.perp();
     let mut nearest: Option<(f32, Vector)> = None;
     for obstacle in obstacles {
-        let offset = obstacle.centre - vehicle.position;
-        let reach = obstacle.radius + clearance;
-        if offset.length_squared() < obstacle.radius * obstacle.radius {
-            // Inside: out along the radius, as urgent as it gets.
-            let out = (-offset).try_normalize().unwrap_or(-heading);
+        if let Some(out) = obstacle.way_out(vehicle.position) {
+            // Inside: out, as urgent as it gets.
             return vehicle.steer_to(out * vehicle.max_speed);
         }
-        let ahead = offset.dot(heading);
-        let lateral = offset.dot(side);
-        if heading == Vector::ZERO
-            || ahead <= 0.0
-            || ahead > look_ahead + reach
-            || lateral.abs() >= reach
-        {
+        let offset = obstacle.centre() - vehicle.position;
+        if heading == Vector::ZERO || offset.dot(heading) <= 0.0 {
             continue;
         }
-        if nearest.is_none_or(|(distance, _)| ahead < distance) {
-            // Away from the side the centre lies on; straight ahead turns left.
-            let push = if lateral > 0.0 { -side } else { side };
-            let urgency = 1.0 - ahead / (look_ahead + reach);
-            nearest = Some((ahead, push * urgency));
+        let Some(entry) = obstacle.path_entry(vehicle.position, heading, clearance) else {
+            continue;
+        };
+        if entry <= look_ahead && nearest.is_none_or(|(distance, _)| entry < distance) {
+            // Away from the side the centre lies on; dead ahead turns right.
+            let push = if offset.dot(side) > 0.0 { -side } else { side };
+            nearest = Some((entry, push * (1.0 - entry / look_ahead)));
         }
     }
     match nearest {
@@ -510,29 +579,37 @@ mod tests {
     }
 
     #[test]
-    fn circles_push_sideways_only_when_in_the_path() {
+    fn obstacles_push_sideways_only_when_in_the_path() {
         let v = vehicle(Vector::ZERO, Vector::new(2.0, 0.0));
-        let ahead_left = Circle {
-            centre: Vector::new(5.0, 0.5),
+        let circle = |x, y| Shape::Circle {
+            centre: Vector::new(x, y),
             radius: 1.0,
         };
-        let force = avoid_circles(&v, [ahead_left], 10.0, 0.2);
+        let force = avoid_obstacles(&v, [circle(5.0, 0.5)], 10.0, 0.2);
         assert!(force.x == 0.0 && force.y < 0.0, "{force}");
-        let behind = Circle {
-            centre: Vector::new(-5.0, 0.0),
-            radius: 1.0,
-        };
-        let aside = Circle {
-            centre: Vector::new(5.0, 3.0),
-            radius: 1.0,
-        };
-        assert_eq!(avoid_circles(&v, [behind, aside], 10.0, 0.2), Vector::ZERO);
-        let inside = Circle {
-            centre: Vector::new(0.5, 0.0),
-            radius: 1.0,
-        };
-        let out = avoid_circles(&v, [inside], 10.0, 0.2);
+        // Behind, beside the path, beyond the look-ahead: no force.
+        let missed = [circle(-5.0, 0.0), circle(5.0, 3.0), circle(20.0, 0.0)];
+        assert_eq!(avoid_obstacles(&v, missed, 10.0, 0.2), Vector::ZERO);
+        let out = avoid_obstacles(&v, [circle(0.5, 0.0)], 10.0, 0.2);
         assert!(out.x < 0.0, "{out}");
+
+        let wall = |y| Shape::Rect {
+            centre: Vector::new(6.0, y),
+            half_size: Vector::new(1.0, 3.0),
+        };
+        // Its lower part is in the path, its centre above: pushed down.
+        let force = avoid_obstacles(&v, [wall(2.5)], 10.0, 0.2);
+        assert!(force.x == 0.0 && force.y < 0.0, "{force}");
+        assert_eq!(avoid_obstacles(&v, [wall(3.5)], 10.0, 0.2), Vector::ZERO);
+        // The nearer of two pushes; a nearer one pushes harder.
+        let near = avoid_obstacles(&v, [wall(2.5), circle(3.0, -0.5)], 10.0, 0.2);
+        assert!(near.y > 0.0, "{near}");
+        let far = avoid_obstacles(&v, [circle(8.0, -0.5)], 10.0, 0.2);
+        assert!(near.length() > far.length());
+        // Inside a rectangle: out through the nearest side.
+        let inside = vehicle(Vector::new(6.0, 2.0), Vector::new(2.0, 0.0));
+        let out = avoid_obstacles(&inside, [wall(0.0)], 10.0, 0.2);
+        assert!(out.y > 0.0, "{out}");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Steering behaviours over many steps: each test would fail if its behaviour broke.
 
 use flock_core::steering::{
-    Circle, GroupParams, Vehicle, WanderHome, WanderParams, arrive, avoid_circles, avoid_walls,
+    GroupParams, Shape, Vehicle, WanderHome, WanderParams, arrive, avoid_obstacles, avoid_walls,
     combine, flee, group_direction, group_speed, limit_turn, pursue, seek, wander,
 };
 use flock_core::{Bounds, Vector};
@@ -166,29 +166,56 @@ fn wall_avoidance_keeps_vehicles_inside() {
     }
 }
 
-#[test]
-fn obstacle_avoidance_goes_around_a_circle() {
-    let obstacle = Circle {
-        centre: Vector::new(200.0, 3.0),
-        radius: 40.0,
-    };
+/// The closest a vehicle seeking past `obstacle` comes to its outline (negative: inside), and
+/// where it ends.
+fn seek_past(obstacle: Shape, outline_distance: impl Fn(Vector) -> f32) -> (f32, Vector) {
     let target = Vector::new(400.0, 0.0);
     let mut v = vehicle(Vector::ZERO, Vector::new(100.0, 0.0), 100.0);
     let mut closest = f32::MAX;
     for _ in 0..600 {
-        let force = seek(&v, target) + 3.0 * avoid_circles(&v, [obstacle], 120.0, 10.0);
+        let force = seek(&v, target) + 3.0 * avoid_obstacles(&v, [obstacle], 120.0, 10.0);
         step(&mut v, force);
-        closest = closest.min((v.position - obstacle.centre).length());
+        closest = closest.min(outline_distance(v.position));
     }
+    (closest, v.position)
+}
+
+#[test]
+fn obstacle_avoidance_goes_around_circles_and_rectangles() {
+    let centre = Vector::new(200.0, 3.0);
+    let circle = Shape::Circle {
+        centre,
+        radius: 40.0,
+    };
+    let (closest, end) = seek_past(circle, |p| (p - centre).length() - 40.0);
+    assert!(closest > 0.0, "came {closest} inside the circle");
     assert!(
-        closest > obstacle.radius,
-        "came within {closest} of the centre"
+        (end - Vector::new(400.0, 0.0)).length() < 30.0,
+        "ended at {end}"
     );
+
+    let half_size = Vector::new(20.0, 60.0);
+    let rect = Shape::Rect { centre, half_size };
+    let outside = |p: Vector| {
+        let gap = (p - centre).abs() - half_size;
+        gap.max(Vector::ZERO).length() + gap.max_element().min(0.0)
+    };
+    let (closest, end) = seek_past(rect, outside);
+    assert!(closest > 0.0, "came {closest} inside the rectangle");
     assert!(
-        (v.position - target).length() < 30.0,
-        "ended at {}",
-        v.position
+        (end - Vector::new(400.0, 0.0)).length() < 30.0,
+        "ended at {end}"
     );
+
+    // Without avoidance the same path goes through both.
+    let mut v = vehicle(Vector::ZERO, Vector::new(100.0, 0.0), 100.0);
+    let mut crossed = false;
+    for _ in 0..600 {
+        let force = seek(&v, Vector::new(400.0, 0.0));
+        step(&mut v, force);
+        crossed |= outside(v.position) < 0.0;
+    }
+    assert!(crossed);
 }
 
 #[test]
