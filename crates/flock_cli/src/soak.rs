@@ -115,7 +115,7 @@ pub fn run(args: &SoakArgs) -> Result<(), String> {
 
 /// The flock being soaked: the kernel's buffers, or a headless app with the plugin.
 enum Stepper {
-    Kernel(Flock),
+    Kernel(Box<Flock>),
     App(Box<App>),
 }
 
@@ -124,7 +124,7 @@ impl Stepper {
         if args.app {
             Self::App(Box::new(bench_app(*config, args.count, args.seed)))
         } else {
-            Self::Kernel(Flock::random(args.count, config, args.seed))
+            Self::Kernel(Box::new(Flock::random(args.count, config, args.seed)))
         }
     }
 
