@@ -70,13 +70,18 @@ fn child_run() {
 
 /// Runs `child_run` in a new process with `threads` compute threads; its state as text.
 fn state_from_child(threads: usize, output: &Path) -> String {
-    let status = Command::new(std::env::current_exe().unwrap())
+    let run = Command::new(std::env::current_exe().unwrap())
         .args(["child_run", "--exact", "--ignored", "--test-threads=1"])
         .env(CHILD_THREADS, threads.to_string())
         .env(CHILD_OUTPUT, output)
-        .status()
+        .output()
         .unwrap();
-    assert!(status.success(), "the child with {threads} threads failed");
+    assert!(
+        run.status.success(),
+        "the child with {threads} threads failed: {}{}",
+        String::from_utf8_lossy(&run.stdout),
+        String::from_utf8_lossy(&run.stderr)
+    );
     std::fs::read_to_string(output).unwrap()
 }
 

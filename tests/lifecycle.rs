@@ -205,3 +205,28 @@ fn switching_the_edge_mode_mid_run_brings_every_boid_back() {
     assert_sound(&mut app);
     assert_eq!(boid_count(&mut app), 300);
 }
+
+#[test]
+fn a_boid_with_unusable_custom_weights_poisons_no_neighbour_and_still_flies() {
+    let mut app = create_app(FlockSettings::default(), 7);
+    spawn(&mut app, 200, Placement::At(Vec2::ZERO));
+    let odd_one = app
+        .world_mut()
+        .spawn((
+            Boid,
+            Transform::from_xyz(1.0, 1.0, 0.0),
+            Velocity(Vec2::new(10.0, 0.0)),
+            SteeringWeights::Custom(RuleWeights {
+                separation: f32::NAN,
+                alignment: f32::INFINITY,
+                cohesion: 1e30,
+            }),
+        ))
+        .id();
+    step(&mut app, 30);
+    assert_eq!(boid_count(&mut app), 201);
+    assert_sound(&mut app);
+    // It flies with the flock's weights rather than freezing (a NaN force would stop it).
+    let velocity = app.world().get::<Velocity>(odd_one).unwrap().0;
+    assert!(velocity.length() > 1.0, "{velocity}");
+}
