@@ -230,3 +230,21 @@ fn a_boid_with_unusable_custom_weights_poisons_no_neighbour_and_still_flies() {
     let velocity = app.world().get::<Velocity>(odd_one).unwrap().0;
     assert!(velocity.length() > 1.0, "{velocity}");
 }
+
+#[test]
+fn a_boid_given_a_non_finite_state_by_other_code_is_brought_back() {
+    // Another system writes NaN into one boid's position and infinity into another's velocity:
+    // no neighbour may pick it up, and wrapping edges bring the first back inside (the speed
+    // limit stops the second rather than spreading infinity).
+    let mut app = create_app(FlockSettings::default(), 8);
+    let boids = spawn(&mut app, 300, Placement::At(Vec2::ZERO));
+    step(&mut app, 5);
+    app.world_mut()
+        .get_mut::<Transform>(boids[0])
+        .unwrap()
+        .translation = Vec3::new(f32::NAN, 0.0, 0.0);
+    app.world_mut().get_mut::<Velocity>(boids[1]).unwrap().0 = Vec2::new(f32::INFINITY, 1.0);
+    step(&mut app, 10);
+    assert_eq!(boid_count(&mut app), 300);
+    assert_sound(&mut app);
+}

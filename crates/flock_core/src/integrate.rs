@@ -46,10 +46,11 @@ pub fn limit_speed(velocity: Vector, config: &FlockConfig) -> Vector {
 /// settings never produce, comes to rest rather than spreading NaN.
 #[cold]
 fn limit_extreme_speed(velocity: Vector, config: &FlockConfig) -> Vector {
-    let largest = velocity.abs().max_element();
-    if !largest.is_finite() {
+    // `max_element` skips NaN, so test every component.
+    if !velocity.is_finite() {
         return Vector::ZERO;
     }
+    let largest = velocity.abs().max_element();
     let scaled = velocity / largest;
     let speed = largest * scaled.length();
     let target = match config.speed_mode {
@@ -138,6 +139,10 @@ mod tests {
             );
             assert_eq!(
                 limit_speed(Vector::new(f32::INFINITY, 0.0), &config),
+                Vector::ZERO
+            );
+            assert_eq!(
+                limit_speed(Vector::new(f32::NAN, -5.0), &config),
                 Vector::ZERO
             );
         }
