@@ -3,8 +3,10 @@
 //! step keeps every position and velocity finite, inside the bounds (wrap and bounce), within the
 //! speed limits, and the boid count unchanged.
 //!
-//! Failures proptest shrinks are kept in `proptest-regressions/properties.txt` and replayed
-//! first on every run.
+//! A failure is shrunk to a minimal case, which proptest writes to
+//! `tests/properties.proptest-regressions` beside this file and replays first on every later
+//! run: commit that file with the fix. (None so far: the properties have held since they were
+//! written; a deliberately broken wrap edge was caught and shrunk to one boid.)
 
 use flock_core::{
     Bounds, EdgeMode, Flock, FlockConfig, ForceLimit, IndexKind, RuleWeights, ScopedThreads,
