@@ -47,7 +47,9 @@ pub enum SteeringWeights {
     /// follow them when the settings change.
     #[default]
     FlockDefault,
-    /// This boid's own weights.
+    /// This boid's own weights. Weights [`FlockConfig::validate`](flock_core::FlockConfig)
+    /// would refuse (not finite, or beyond `FlockConfig::MAX_WEIGHT`) are ignored in favour of
+    /// the flock's, so one bad boid cannot spread NaN to its neighbours.
     Custom(RuleWeights),
 }
 
@@ -55,8 +57,14 @@ impl SteeringWeights {
     /// The weights in force for this boid given the flock's defaults.
     pub fn resolve(&self, flock_default: &RuleWeights) -> RuleWeights {
         match self {
-            Self::FlockDefault => *flock_default,
-            Self::Custom(weights) => *weights,
+            Self::Custom(weights) if usable(weights) => *weights,
+            Self::FlockDefault | Self::Custom(_) => *flock_default,
         }
     }
+}
+
+fn usable(weights: &RuleWeights) -> bool {
+    [weights.separation, weights.alignment, weights.cohesion]
+        .iter()
+        .all(|w| w.is_finite() && w.abs() <= flock_core::FlockConfig::MAX_WEIGHT)
 }

@@ -127,11 +127,10 @@ impl Plugin for BoidsPlugin {
             .insert_resource(FlockRng::new(self.seed))
             .add_observer(style_new_boid);
 
-        // Validate settings set before the first frame, so the first step already uses them.
+        // Take settings set before the first frame if they are valid, so the first step already
+        // uses them; invalid ones are logged by `validate_settings` on its first run (once).
         let settings = app.world().resource::<FlockSettings>().clone();
-        if let Err(error) = settings.validate() {
-            error!("{error}; using the default settings until valid ones are set");
-        } else {
+        if settings.validate().is_ok() {
             app.insert_resource(ActiveFlockSettings(settings));
         }
 

@@ -76,18 +76,56 @@ pub struct FlockCamera;
 pub struct ActiveFlockSettings(pub FlockSettings);
 
 /// Copies changed settings into [`ActiveFlockSettings`] if they are valid; logs the first
-/// invalid field otherwise, once per change.
+/// invalid field otherwise, once per problem: a UI that writes the same invalid settings back
+/// every frame (which marks them changed) does not flood the log.
 pub(crate) fn validate_settings(
     settings: Res<FlockSettings>,
     mut active: ResMut<ActiveFlockSettings>,
+    mut logged: Local<Option<ConfigError>>,
 ) {
-    if !settings.is_changed() || *settings == active.0 {
+    if !settings.is_changed() {
         return;
     }
-    match settings.validate() {
-        Ok(()) => active.0 = settings.clone(),
-        Err(error) => error!("{error}; keeping the last valid settings"),
+    if let Some(error) = review_settings(&settings, &mut active, &mut logged) {
+        error!("{error}; keeping the last valid settings");
     }
+}
+
+/// The decision of [`validate_settings`], apart from Bevy: valid settings become the active
+/// ones; an invalid field is returned to be logged unless it is the one logged last.
+fn review_settings(
+    settings: &FlockSettings,
+    active: &mut ActiveFlockSettings,
+    logged: &mut Option<ConfigError>,
+) -> Option<ConfigError> {
+    if *settings == active.0 {
+        *logged = None;
+        return None;
+    }
+    match settings.validate() {
+        Ok(()) => {
+            active.0 = settings.clone();
+            *logged = None;
+            None
+        }
+        Err(error)
+            if logged
+                .as_ref()
+                .is_some_and(|last| same_problem(last, &error)) =>
+        {
+            None
+        }
+        Err(error) => {
+            *logged = Some(error.clone());
+            Some(error)
+        }
+    }
+}
+
+/// Whether two errors are the same problem; compares the value's bits, as NaN is never equal
+/// to itself.
+fn same_problem(a: &ConfigError, b: &ConfigError) -> bool {
+    a.field == b.field && a.reason == b.reason && a.value.to_bits() == b.value.to_bits()
 }
 
 /// Keeps the bounds on the camera's visible area when they follow the camera.
@@ -118,5 +156,34 @@ pub(crate) fn follow_camera_bounds(
     // Only write on a real change, so change detection means "the user or the window moved".
     if settings.config.bounds != bounds {
         settings.config.bounds = bounds;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_invalid_value_is_reported_once_until_it_changes() {
+        let mut active = ActiveFlockSettings::default();
+        let mut logged = None;
+        let mut settings = FlockSettings::default();
+        settings.config.max_speed = f32::NAN;
+        // Written back every frame: reported the first time only.
+        let first = review_settings(&settings, &mut active, &mut logged);
+        assert_eq!(first.map(|e| e.field), Some("max_speed"));
+        for _ in 0..3 {
+            assert_eq!(review_settings(&settings, &mut active, &mut logged), None);
+        }
+        assert_eq!(active.0, FlockSettings::default());
+
+        // Another problem is reported; then a valid change is taken and clears the memory.
+        settings.config.max_speed = -1.0;
+        assert!(review_settings(&settings, &mut active, &mut logged).is_some());
+        settings.config.max_speed = 50.0;
+        assert_eq!(review_settings(&settings, &mut active, &mut logged), None);
+        assert_eq!(active.0.config.max_speed, 50.0);
+        settings.config.max_speed = -1.0;
+        assert!(review_settings(&settings, &mut active, &mut logged).is_some());
     }
 }

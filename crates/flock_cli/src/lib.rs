@@ -5,3 +5,4 @@ pub mod bench;
 pub mod input;
 pub mod memory;
 pub mod simulate;
+pub mod soak;

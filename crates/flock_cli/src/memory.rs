@@ -95,17 +95,27 @@ pub fn measure_in_child(
 }
 
 /// `VmHWM` of `/proc/self/status`: the peak resident set size.
-fn peak_resident_bytes() -> Result<u64, String> {
+pub fn peak_resident_bytes() -> Result<u64, String> {
+    status_bytes("VmHWM:")
+}
+
+/// `VmRSS` of `/proc/self/status`: the resident set size now.
+pub fn resident_bytes() -> Result<u64, String> {
+    status_bytes("VmRSS:")
+}
+
+/// A size line of `/proc/self/status`, e.g. `VmRSS:   1234 kB`, in bytes.
+fn status_bytes(key: &str) -> Result<u64, String> {
     let status = std::fs::read_to_string("/proc/self/status")
         .map_err(|e| format!("cannot read /proc/self/status (Linux only): {e}"))?;
     let line = status
         .lines()
-        .find(|line| line.starts_with("VmHWM:"))
-        .ok_or("no VmHWM line in /proc/self/status")?;
+        .find(|line| line.starts_with(key))
+        .ok_or_else(|| format!("no {key} line in /proc/self/status"))?;
     let kib: u64 = line
         .split_whitespace()
         .nth(1)
         .and_then(|n| n.parse().ok())
-        .ok_or("unreadable VmHWM line")?;
+        .ok_or_else(|| format!("unreadable {key} line"))?;
     Ok(kib * 1024)
 }

@@ -256,18 +256,39 @@ impl FlockConfig {
         self.edges == EdgeMode::Wrap && self.wrap_neighbours
     }
 
-    /// Checks every field; the first invalid one is named in the error.
+    /// The largest radius, speed, force, response time, mass or bounds coordinate
+    /// [`FlockConfig::validate`] accepts. With every magnitude at most this, every rule weight at
+    /// most [`FlockConfig::MAX_WEIGHT`] and mass and response time at least
+    /// [`FlockConfig::MIN_TIME_AND_MASS`], no step's f32 arithmetic can overflow: an unlimited
+    /// force is at most `2e9 / 1e-6`, whose square is still finite.
+    pub const MAX_MAGNITUDE: f32 = 1e9;
+
+    /// The largest rule weight, in magnitude, [`FlockConfig::validate`] accepts.
+    pub const MAX_WEIGHT: f32 = 1e6;
+
+    /// The smallest `response_time` and `mass` [`FlockConfig::validate`] accepts: dividing by
+    /// less could overflow.
+    pub const MIN_TIME_AND_MASS: f32 = 1e-6;
+
+    /// Checks every field; the first invalid one is named in the error, with its value and why.
+    ///
+    /// Refused: a non-finite number anywhere; a negative radius; a max speed, max force,
+    /// response time or mass of zero or less; a min speed below zero or above max speed; a
+    /// view angle outside (0, 360]; bounds with no width or height; magnitudes beyond
+    /// [`FlockConfig::MAX_MAGNITUDE`] or [`FlockConfig::MAX_WEIGHT`], and response time or mass
+    /// below [`FlockConfig::MIN_TIME_AND_MASS`], where f32 arithmetic would overflow.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        let non_negative = [
+        let radii = [
             ("separation_radius", self.separation_radius),
             ("alignment_radius", self.alignment_radius),
             ("cohesion_radius", self.cohesion_radius),
         ];
-        for (field, value) in non_negative {
+        for (field, value) in radii {
             check_finite(field, value)?;
             if value < 0.0 {
                 return Err(ConfigError::new(field, value, "must not be negative"));
             }
+            check_at_most(field, value, Self::MAX_MAGNITUDE)?;
         }
         let weights = [
             ("weights.separation", self.weights.separation),
@@ -276,6 +297,13 @@ impl FlockConfig {
         ];
         for (field, value) in weights {
             check_finite(field, value)?;
+            if value.abs() > Self::MAX_WEIGHT {
+                return Err(ConfigError::new(
+                    field,
+                    value,
+                    "must be between -1e6 and 1e6 (FlockConfig::MAX_WEIGHT)",
+                ));
+            }
         }
         let positive = [
             ("max_speed", self.max_speed),
@@ -287,6 +315,16 @@ impl FlockConfig {
             check_finite(field, value)?;
             if value <= 0.0 {
                 return Err(ConfigError::new(field, value, "must be greater than zero"));
+            }
+            check_at_most(field, value, Self::MAX_MAGNITUDE)?;
+        }
+        for (field, value) in [("response_time", self.response_time), ("mass", self.mass)] {
+            if value < Self::MIN_TIME_AND_MASS {
+                return Err(ConfigError::new(
+                    field,
+                    value,
+                    "must be at least 1e-6 (FlockConfig::MIN_TIME_AND_MASS)",
+                ));
             }
         }
         if let SpeedMode::Clamp { min_speed } = self.speed_mode {
@@ -315,6 +353,7 @@ impl FlockConfig {
         ];
         for (field, value) in corners {
             check_finite(field, value)?;
+            check_at_most(field, value, Self::MAX_MAGNITUDE)?;
         }
         let size = self.bounds.size();
         if size.x <= 0.0 {
@@ -353,6 +392,18 @@ fn check_finite(field: &'static str, value: f32) -> Result<(), ConfigError> {
         Ok(())
     } else {
         Err(ConfigError::new(field, value, "must be a finite number"))
+    }
+}
+
+fn check_at_most(field: &'static str, value: f32, max: f32) -> Result<(), ConfigError> {
+    if value.abs() <= max {
+        Ok(())
+    } else {
+        Err(ConfigError::new(
+            field,
+            value,
+            "is too large: at most 1e9 in magnitude (FlockConfig::MAX_MAGNITUDE)",
+        ))
     }
 }
 
@@ -411,30 +462,110 @@ mod tests {
         assert_eq!(pixels.weights, seed.weights);
     }
 
+    /// Every kind of invalid value the issue lists, each refused with its field named.
     #[test]
-    fn errors_name_the_field() {
-        let config = FlockConfig {
-            max_speed: f32::NAN,
+    fn every_invalid_value_is_refused_naming_its_field() {
+        type Change = fn(&mut FlockConfig);
+        let cases: [(Change, &str, &str); 24] = [
+            (|c| c.max_speed = f32::NAN, "max_speed", "finite"),
+            (|c| c.max_force = f32::INFINITY, "max_force", "finite"),
+            (
+                |c| c.weights.alignment = f32::NEG_INFINITY,
+                "weights.alignment",
+                "finite",
+            ),
+            (
+                |c| c.view_angle_degrees = f32::NAN,
+                "view_angle_degrees",
+                "finite",
+            ),
+            (|c| c.bounds.min.x = f32::NAN, "bounds.min.x", "finite"),
+            (
+                |c| c.separation_radius = -1.0,
+                "separation_radius",
+                "negative",
+            ),
+            (
+                |c| c.alignment_radius = -0.5,
+                "alignment_radius",
+                "negative",
+            ),
+            (|c| c.cohesion_radius = -1.0, "cohesion_radius", "negative"),
+            (|c| c.max_speed = -2.0, "max_speed", "greater than zero"),
+            (|c| c.max_speed = 0.0, "max_speed", "greater than zero"),
+            (
+                |c| c.speed_mode = SpeedMode::Clamp { min_speed: -1.0 },
+                "speed_mode.min_speed",
+                "between zero and max_speed",
+            ),
+            (
+                |c| {
+                    c.speed_mode = SpeedMode::Clamp {
+                        min_speed: c.max_speed * 2.0,
+                    }
+                },
+                "speed_mode.min_speed",
+                "between zero and max_speed",
+            ),
+            (|c| c.max_force = 0.0, "max_force", "greater than zero"),
+            (
+                |c| c.response_time = 0.0,
+                "response_time",
+                "greater than zero",
+            ),
+            (|c| c.mass = 0.0, "mass", "greater than zero"),
+            (|c| c.mass = 1e-9, "mass", "at least 1e-6"),
+            (
+                |c| c.view_angle_degrees = 0.0,
+                "view_angle_degrees",
+                "above 0",
+            ),
+            (
+                |c| c.view_angle_degrees = 361.0,
+                "view_angle_degrees",
+                "at most 360",
+            ),
+            (|c| c.bounds.max.x = c.bounds.min.x, "bounds", "no width"),
+            (
+                |c| c.bounds.max.y = c.bounds.min.y - 1.0,
+                "bounds",
+                "no height",
+            ),
+            (|c| c.max_speed = 1e12, "max_speed", "too large"),
+            (|c| c.cohesion_radius = 1e10, "cohesion_radius", "too large"),
+            (|c| c.bounds.min.y = -1e10, "bounds.min.y", "too large"),
+            (
+                |c| c.weights.separation = -1e7,
+                "weights.separation",
+                "MAX_WEIGHT",
+            ),
+        ];
+        for (change, field, reason) in cases {
+            let mut config = FlockConfig::default();
+            change(&mut config);
+            let error = config.validate().expect_err(field);
+            assert_eq!(error.field, field, "{error}");
+            assert!(error.to_string().contains(reason), "{error}");
+        }
+    }
+
+    #[test]
+    fn extremes_inside_the_limits_are_valid() {
+        let mut config = FlockConfig {
+            separation_radius: 0.0,
+            alignment_radius: FlockConfig::MAX_MAGNITUDE,
+            max_speed: FlockConfig::MAX_MAGNITUDE,
+            speed_mode: SpeedMode::Clamp {
+                min_speed: FlockConfig::MAX_MAGNITUDE,
+            },
+            max_force: FlockConfig::MAX_MAGNITUDE,
+            response_time: FlockConfig::MIN_TIME_AND_MASS,
+            mass: FlockConfig::MIN_TIME_AND_MASS,
+            view_angle_degrees: 360.0,
             ..FlockConfig::default()
         };
-        assert_eq!(config.validate().unwrap_err().field, "max_speed");
-
-        let config = FlockConfig {
-            cohesion_radius: -1.0,
-            ..FlockConfig::default()
-        };
-        assert_eq!(config.validate().unwrap_err().field, "cohesion_radius");
-
-        let mut config = FlockConfig::default();
-        config.speed_mode = SpeedMode::Clamp {
-            min_speed: config.max_speed + 1.0,
-        };
-        assert_eq!(config.validate().unwrap_err().field, "speed_mode.min_speed");
-
-        let mut config = FlockConfig::default();
-        config.bounds.max.y = config.bounds.min.y;
-        let error = config.validate().unwrap_err();
-        assert_eq!(error.field, "bounds");
-        assert!(error.to_string().contains("no height"));
+        config.weights.cohesion = -FlockConfig::MAX_WEIGHT;
+        config.bounds.min.x = -FlockConfig::MAX_MAGNITUDE;
+        assert_eq!(config.validate(), Ok(()));
     }
 }

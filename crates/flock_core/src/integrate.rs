@@ -20,6 +20,10 @@ pub fn integrate(
 /// Applies the speed mode to a velocity.
 #[inline]
 pub fn limit_speed(velocity: Vector, config: &FlockConfig) -> Vector {
+    let speed = velocity.length();
+    if !speed.is_normal() && velocity != Vector::ZERO {
+        return limit_extreme_speed(velocity, config);
+    }
     match config.speed_mode {
         SpeedMode::Constant => velocity.normalize_or_zero() * config.max_speed,
         SpeedMode::Clamp { min_speed } => {
@@ -33,6 +37,35 @@ pub fn limit_speed(velocity: Vector, config: &FlockConfig) -> Vector {
             }
         }
     }
+}
+
+/// The speed mode for a velocity whose length f32 cannot hold: its square overflowed (a huge
+/// force over a tiny mass) or underflowed (almost at rest). `velocity * (max / speed)` would
+/// stop the first boid (`max / inf` is zero) and fling the second (`min / 0`); dividing by the
+/// largest component first gives the direction either way. A non-finite velocity, which valid
+/// settings never produce, comes to rest rather than spreading NaN.
+#[cold]
+fn limit_extreme_speed(velocity: Vector, config: &FlockConfig) -> Vector {
+    // `max_element` skips NaN, so test every component.
+    if !velocity.is_finite() {
+        return Vector::ZERO;
+    }
+    let largest = velocity.abs().max_element();
+    let scaled = velocity / largest;
+    let speed = largest * scaled.length();
+    let target = match config.speed_mode {
+        SpeedMode::Constant => config.max_speed,
+        SpeedMode::Clamp { min_speed } => {
+            if speed > config.max_speed {
+                config.max_speed
+            } else if speed < min_speed {
+                min_speed
+            } else {
+                return velocity;
+            }
+        }
+    };
+    scaled.normalize_or_zero() * target
 }
 
 #[cfg(test)]
@@ -73,5 +106,45 @@ mod tests {
             Vector::new(2.0, 0.0)
         );
         assert_eq!(limit_speed(Vector::ZERO, &config), Vector::ZERO);
+    }
+
+    #[test]
+    fn speeds_beyond_f32_squares_keep_their_direction() {
+        let clamp = FlockConfig {
+            speed_mode: SpeedMode::Clamp { min_speed: 1.0 },
+            max_speed: 3.0,
+            ..FlockConfig::default()
+        };
+        let constant = FlockConfig {
+            speed_mode: SpeedMode::Constant,
+            ..clamp
+        };
+        for config in [clamp, constant] {
+            // Its squared length overflows f32: still slowed to max speed, heading kept.
+            let huge = limit_speed(Vector::new(3e30, -3e30), &config);
+            assert!(
+                (huge - Vector::new(3.0, -3.0) / 2f32.sqrt()).length() < 1e-5,
+                "{huge}"
+            );
+            // Its squared length underflows to zero, yet it moves: sped up to the min (clamp)
+            // or max (constant) speed.
+            let tiny = limit_speed(Vector::new(0.0, -1e-30), &config);
+            let expected = match config.speed_mode {
+                SpeedMode::Constant => 3.0,
+                SpeedMode::Clamp { min_speed } => min_speed,
+            };
+            assert!(
+                (tiny - Vector::new(0.0, -expected)).length() < 1e-6,
+                "{tiny}"
+            );
+            assert_eq!(
+                limit_speed(Vector::new(f32::INFINITY, 0.0), &config),
+                Vector::ZERO
+            );
+            assert_eq!(
+                limit_speed(Vector::new(f32::NAN, -5.0), &config),
+                Vector::ZERO
+            );
+        }
     }
 }

@@ -1,0 +1,250 @@
+//! Boids coming and going while the flock runs, and settings changed mid-run: no panic, no
+//! stale entity used, no boid lost, nothing non-finite.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use bevy::prelude::*;
+use bevy_flock::prelude::*;
+use common::{assert_sound, boid_count, boid_states, create_app, spawn, state_bits, step};
+
+fn entities(app: &mut App) -> BTreeSet<Entity> {
+    boid_states(app).into_iter().map(|(e, _, _)| e).collect()
+}
+
+#[test]
+fn despawning_and_spawning_between_steps_loses_no_other_boid() {
+    let mut app = create_app(FlockSettings::default(), 1);
+    let mut expected: BTreeSet<Entity> = spawn(&mut app, 400, Placement::RandomInBounds)
+        .into_iter()
+        .collect();
+    step(&mut app, 5);
+    for round in 0..40 {
+        // Every 7th remaining boid goes (a different set each round), three arrive.
+        let gone: Vec<Entity> = expected
+            .iter()
+            .copied()
+            .skip(round % 7)
+            .step_by(7)
+            .collect();
+        for entity in &gone {
+            app.world_mut().despawn(*entity);
+            expected.remove(entity);
+        }
+        expected.extend(spawn(&mut app, 3, Placement::RandomInBounds));
+        step(&mut app, 1);
+        assert_eq!(entities(&mut app), expected, "round {round}");
+        assert_sound(&mut app);
+    }
+    assert!(
+        expected.len() < 100,
+        "the flock did shrink: {}",
+        expected.len()
+    );
+}
+
+/// Between building the index and steering, despawns three boids of the snapshot and spawns
+/// two new ones: the forces computed for the vanished boids must go nowhere, and every other
+/// boid must still be steered.
+fn churn_inside_the_step(world: &mut World) {
+    let doomed: Vec<Entity> = world
+        .query_filtered::<Entity, With<Boid>>()
+        .iter(world)
+        .take(3)
+        .collect();
+    for entity in doomed {
+        world.despawn(entity);
+    }
+    bevy_flock::spawn_boids(world, 2, Placement::RandomInBounds);
+}
+
+#[test]
+fn boids_despawned_inside_a_step_are_skipped_and_the_rest_steered() {
+    let mut app = create_app(FlockSettings::default(), 2);
+    spawn(&mut app, 300, Placement::RandomInBounds);
+    app.add_systems(
+        FixedUpdate,
+        churn_inside_the_step
+            .after(FlockSystems::Index)
+            .before(FlockSystems::Steer),
+    );
+    for round in 1..=30 {
+        step(&mut app, 1);
+        assert_eq!(boid_count(&mut app), 300 - round, "round {round}");
+        assert_sound(&mut app);
+    }
+    // Steering still reached the surviving boids: their forces are the ones computed.
+    let buffers = app.world().resource::<bevy_flock::FlockBuffers>();
+    assert!(buffers.forces().iter().any(|f| *f != Vec2::ZERO));
+}
+
+fn roomy_settings(max_boids: usize) -> FlockSettings {
+    FlockSettings {
+        max_boids,
+        config: FlockConfig {
+            bounds: flock_core_bounds(4000.0, 2500.0),
+            ..FlockConfig::default()
+        },
+        ..default()
+    }
+}
+
+fn flock_core_bounds(width: f32, height: f32) -> bevy_flock::flock_core::Bounds {
+    bevy_flock::flock_core::Bounds::centered(Vec2::new(width, height))
+}
+
+#[test]
+fn thousands_spawned_in_one_frame_respect_the_cap_and_all_fly() {
+    let mut app = create_app(roomy_settings(20_000), 3);
+    {
+        let mut commands = app.world_mut().commands();
+        for _ in 0..4 {
+            commands.queue(SpawnBoids::new(6_000, Placement::RandomInBounds));
+        }
+    }
+    step(&mut app, 1);
+    assert_eq!(
+        boid_count(&mut app),
+        20_000,
+        "the cap holds within one frame"
+    );
+    step(&mut app, 3);
+    assert_eq!(boid_count(&mut app), 20_000);
+    assert_sound(&mut app);
+}
+
+#[test]
+fn thousands_spawned_on_one_point_spread_out_finite() {
+    // Seed 002 starts its flock on one point: every distance is zero at first.
+    let mut app = create_app(roomy_settings(10_000), 4);
+    app.world_mut().commands().queue(SpawnBoids::new(
+        5_000,
+        Placement::At(Vec2::new(10.0, -20.0)),
+    ));
+    step(&mut app, 30);
+    assert_eq!(boid_count(&mut app), 5_000);
+    assert_sound(&mut app);
+    let spread = boid_states(&mut app)
+        .iter()
+        .filter(|(_, p, _)| p.distance(Vec2::new(10.0, -20.0)) > 10.0)
+        .count();
+    assert!(spread > 4_000, "only {spread} boids left the spawn point");
+}
+
+fn set_index(app: &mut App, index: IndexKind) {
+    app.world_mut().resource_mut::<FlockSettings>().config.index = index;
+}
+
+#[test]
+fn switching_the_index_mid_run_uses_no_stale_index() {
+    // The KD-tree and brute force give the same forces bit for bit, so a flock switching between
+    // them every step must stay identical to one that never switches.
+    let settings = FlockSettings {
+        config: FlockConfig {
+            index: IndexKind::BruteForce,
+            ..FlockConfig::default()
+        },
+        ..default()
+    };
+    let mut steady = create_app(settings.clone(), 5);
+    let mut switching = create_app(settings, 5);
+    for app in [&mut steady, &mut switching] {
+        spawn(app, 200, Placement::RandomInBounds);
+    }
+    for round in 0..60 {
+        let index = [IndexKind::KdTree, IndexKind::BruteForce][round % 2];
+        set_index(&mut switching, index);
+        step(&mut steady, 1);
+        step(&mut switching, 1);
+    }
+    assert_eq!(
+        state_bits(&boid_states(&mut steady)),
+        state_bits(&boid_states(&mut switching))
+    );
+
+    // Through the grid and back, changing the flock's size in between.
+    for index in [IndexKind::Grid, IndexKind::KdTree, IndexKind::Grid] {
+        set_index(&mut switching, index);
+        spawn(&mut switching, 50, Placement::RandomInBounds);
+        step(&mut switching, 5);
+        assert_sound(&mut switching);
+    }
+    assert_eq!(boid_count(&mut switching), 350);
+}
+
+fn set_edges(app: &mut App, edges: EdgeMode) {
+    app.world_mut().resource_mut::<FlockSettings>().config.edges = edges;
+}
+
+#[test]
+fn switching_the_edge_mode_mid_run_brings_every_boid_back() {
+    let mut app = create_app(FlockSettings::default(), 6);
+    spawn(&mut app, 300, Placement::RandomInBounds);
+    let bounds = app.world().resource::<FlockSettings>().config.bounds;
+    step(&mut app, 30);
+    assert_sound(&mut app);
+
+    // Free edges: boids fly out of the bounds...
+    set_edges(&mut app, EdgeMode::Free);
+    step(&mut app, 240);
+    let outside = boid_states(&mut app)
+        .iter()
+        .filter(|(_, p, _)| !bounds.contains(*p))
+        .count();
+    assert!(outside > 20, "only {outside} boids left the bounds");
+
+    // ...and one step of bounce or wrap puts every one back inside, however far out it was.
+    set_edges(&mut app, EdgeMode::Bounce);
+    step(&mut app, 1);
+    assert_sound(&mut app);
+    set_edges(&mut app, EdgeMode::Free);
+    step(&mut app, 240);
+    set_edges(&mut app, EdgeMode::Wrap);
+    step(&mut app, 1);
+    assert_sound(&mut app);
+    assert_eq!(boid_count(&mut app), 300);
+}
+
+#[test]
+fn a_boid_with_unusable_custom_weights_poisons_no_neighbour_and_still_flies() {
+    let mut app = create_app(FlockSettings::default(), 7);
+    spawn(&mut app, 200, Placement::At(Vec2::ZERO));
+    let odd_one = app
+        .world_mut()
+        .spawn((
+            Boid,
+            Transform::from_xyz(1.0, 1.0, 0.0),
+            Velocity(Vec2::new(10.0, 0.0)),
+            SteeringWeights::Custom(RuleWeights {
+                separation: f32::NAN,
+                alignment: f32::INFINITY,
+                cohesion: 1e30,
+            }),
+        ))
+        .id();
+    step(&mut app, 30);
+    assert_eq!(boid_count(&mut app), 201);
+    assert_sound(&mut app);
+    // It flies with the flock's weights rather than freezing (a NaN force would stop it).
+    let velocity = app.world().get::<Velocity>(odd_one).unwrap().0;
+    assert!(velocity.length() > 1.0, "{velocity}");
+}
+
+#[test]
+fn a_boid_given_a_non_finite_state_by_other_code_is_brought_back() {
+    // Another system writes NaN into one boid's position and infinity into another's velocity:
+    // no neighbour may pick it up, and wrapping edges bring the first back inside (the speed
+    // limit stops the second rather than spreading infinity).
+    let mut app = create_app(FlockSettings::default(), 8);
+    let boids = spawn(&mut app, 300, Placement::At(Vec2::ZERO));
+    step(&mut app, 5);
+    app.world_mut()
+        .get_mut::<Transform>(boids[0])
+        .unwrap()
+        .translation = Vec3::new(f32::NAN, 0.0, 0.0);
+    app.world_mut().get_mut::<Velocity>(boids[1]).unwrap().0 = Vec2::new(f32::INFINITY, 1.0);
+    step(&mut app, 10);
+    assert_eq!(boid_count(&mut app), 300);
+    assert_sound(&mut app);
+}
