@@ -46,6 +46,11 @@ impl FlockBuffers {
         &self.positions
     }
 
+    /// Their velocities at the snapshot.
+    pub fn velocities(&self) -> &[Vec2] {
+        &self.velocities
+    }
+
     /// The flocking forces of the last step, in buffer order.
     pub fn forces(&self) -> &[Vec2] {
         &self.forces
