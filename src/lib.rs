@@ -4,6 +4,8 @@
 mod clock;
 mod components;
 mod motion;
+#[cfg(feature = "panel")]
+pub mod panel;
 mod parallel;
 mod plugin;
 mod prefab;
@@ -19,7 +21,9 @@ pub use plugin::{BoidsPlugin, FlockSystems};
 pub use prefab::{BoidColors, BoidPrefab, PrefabStyled};
 pub use rng::FlockRng;
 pub use settings::{ActiveFlockSettings, BoundsSource, FlockCamera, FlockSettings};
-pub use spawn::{ClickToSpawn, CursorWorldPosition, Placement, SpawnBoids, spawn_boids};
+pub use spawn::{
+    ClickToSpawn, CursorWorldPosition, Placement, SpawnBoids, UiWantsInput, spawn_boids,
+};
 pub use steer::{FlockBuffers, StepTimings};
 
 /// The kernel, re-exported: settings types, indexes and the step functions.

@@ -1,4 +1,5 @@
-//! What every example shares: screenshots on request, for looking at a run without a person.
+//! What every example shares: screenshots on request, for looking at a run without a person,
+//! and the tuning panel on request.
 //!
 //! `FLOCK_SCREENSHOTS=dir` saves `dir/<example>-1.png` and `-2.png` two seconds apart (after a
 //! second of warm-up), then exits. Used under `xvfb-run` to check what a user would see.
@@ -8,6 +9,32 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use bevy_flock::SpawnBoids;
+
+/// Adds the tuning panel (feature `panel`, on by default) when it is asked for: `--panel` on
+/// the command line or `FLOCK_PANEL=1`; where `on_by_default`, `--no-panel` or `FLOCK_PANEL=0`
+/// leaves it out. The panel's Reset button respawns `reset`. Call it after `BoidsPlugin`.
+pub fn add_panel(app: &mut App, on_by_default: bool, reset: SpawnBoids) {
+    let flag = |name: &str| std::env::args().skip(1).any(|argument| argument == name);
+    let from_environment = std::env::var("FLOCK_PANEL").ok().map(|value| value != "0");
+    let wanted = if flag("--no-panel") {
+        false
+    } else if flag("--panel") {
+        true
+    } else {
+        from_environment.unwrap_or(on_by_default)
+    };
+    if !wanted {
+        return;
+    }
+    #[cfg(feature = "panel")]
+    app.add_plugins(bevy_flock::panel::FlockPanelPlugin::default().with_reset(reset));
+    #[cfg(not(feature = "panel"))]
+    {
+        let _ = (app, reset);
+        warn!("the panel was asked for, but this build has no `panel` feature");
+    }
+}
 
 /// Adds the screenshot-and-exit behaviour when `FLOCK_SCREENSHOTS` is set.
 pub struct ScreenshotsOnRequest {
