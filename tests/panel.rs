@@ -156,12 +156,17 @@ fn metrics_sample_the_running_flock() {
     assert!(latest.polarisation < 1e-5, "{latest:?}");
 }
 
-/// A flock of 200 from one seed, with or without every debug drawing on, after 150 steps.
-fn run_with_debug_drawing(drawing: bool) -> (Vec<(Entity, Vec2, Vec2)>, Option<Entity>) {
+/// A flock of 200 from one seed, with or without every debug drawing on, after 150 steps: each
+/// boid's position and velocity in spawn order (entity ids differ, as the gizmo plugins spawn
+/// entities of their own), and the selected boid.
+fn run_with_debug_drawing(drawing: bool) -> (Vec<(Vec2, Vec2)>, Option<Entity>) {
     let mut app = create_app(FlockSettings::default(), 9);
     if drawing {
-        app.add_plugins((bevy::asset::AssetPlugin::default(), GizmoPlugin))
-            .add_plugins(FlockDebugDrawPlugin)
+        // Gizmos headless: the assets its skinned-mesh bounds system reads, and the plugin.
+        app.add_plugins(bevy::asset::AssetPlugin::default())
+            .init_asset::<Mesh>()
+            .init_asset::<bevy::mesh::skinning::SkinnedMeshInverseBindposes>()
+            .add_plugins((GizmoPlugin, FlockDebugDrawPlugin))
             .insert_resource(FlockDebugDraw {
                 bounds: true,
                 grid: true,
@@ -180,7 +185,11 @@ fn run_with_debug_drawing(drawing: bool) -> (Vec<(Entity, Vec2, Vec2)>, Option<E
         .world()
         .get_resource::<SelectedBoid>()
         .and_then(|selected| selected.0);
-    (boid_states(&mut app), selected)
+    let states = boid_states(&mut app)
+        .into_iter()
+        .map(|(_, position, velocity)| (position, velocity))
+        .collect();
+    (states, selected)
 }
 
 #[test]

@@ -13,7 +13,8 @@ use bevy_flock::SpawnBoids;
 
 /// Adds the tuning panel (feature `panel`, on by default) when it is asked for: `--panel` on
 /// the command line or `FLOCK_PANEL=1`; where `on_by_default`, `--no-panel` or `FLOCK_PANEL=0`
-/// leaves it out. The panel's Reset button respawns `reset`. Call it after `BoidsPlugin`.
+/// leaves it out. `--debug` (or `FLOCK_DEBUG=1`) starts it with every debug drawing on. The
+/// panel's Reset button respawns `reset`. Call it after `BoidsPlugin`.
 pub fn add_panel(app: &mut App, on_by_default: bool, reset: SpawnBoids) {
     let flag = |name: &str| std::env::args().skip(1).any(|argument| argument == name);
     let from_environment = std::env::var("FLOCK_PANEL").ok().map(|value| value != "0");
@@ -28,7 +29,20 @@ pub fn add_panel(app: &mut App, on_by_default: bool, reset: SpawnBoids) {
         return;
     }
     #[cfg(feature = "panel")]
-    app.add_plugins(bevy_flock::panel::FlockPanelPlugin::default().with_reset(reset));
+    {
+        use bevy_flock::panel::{FlockDebugDraw, FlockPanelPlugin};
+        app.add_plugins(FlockPanelPlugin::default().with_reset(reset));
+        if flag("--debug") || std::env::var("FLOCK_DEBUG").is_ok_and(|value| value != "0") {
+            app.insert_resource(FlockDebugDraw {
+                bounds: true,
+                grid: true,
+                selected: true,
+                velocities: true,
+                forces: true,
+                ..default()
+            });
+        }
+    }
     #[cfg(not(feature = "panel"))]
     {
         let _ = (app, reset);
