@@ -143,8 +143,8 @@ fn draw_grid(mut gizmos: Gizmos, buffers: Res<FlockBuffers>) {
     }
 }
 
-/// Velocity arrows (how far a boid would go at full speed in the time it takes to cross its
-/// largest radius) and force arrows (scaled so `max_force` is that radius long).
+/// Velocity arrows (full speed is the largest rule radius long) and force arrows (`max_force`
+/// is half that: weighted forces add up to several times `max_force`).
 fn draw_arrows(
     mut gizmos: Gizmos,
     draw: Res<FlockDebugDraw>,
@@ -166,7 +166,7 @@ fn draw_arrows(
         for (&entity, &force) in forces.take(draw.max_arrows) {
             if let Ok((transform, _)) = boids.get(entity) {
                 let start = transform.translation.truncate();
-                let end = start + force / config.max_force * length;
+                let end = start + force / config.max_force * length * 0.5;
                 gizmos.arrow_2d(start, end, css::ORANGE);
             }
         }

@@ -29,9 +29,10 @@ use std::path::PathBuf;
 
 use bevy::asset::io::file::FileAssetReader;
 use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
 use bevy_egui::egui::{self, Align2, ComboBox, DragValue, Ui};
 use bevy_egui::input::EguiWantsInput;
-use bevy_egui::{EguiContexts, EguiPlugin, EguiPostUpdateSet, EguiPrimaryContextPass};
+use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass};
 
 use crate::clock::FlockClock;
 use crate::components::Boid;
@@ -92,10 +93,7 @@ impl Plugin for FlockPanelPlugin {
             .add_systems(Startup, offer_bundled_prefabs)
             .add_systems(Update, (toggle_panel, measure_frame_rate))
             .add_systems(EguiPrimaryContextPass, panel_ui)
-            .add_systems(
-                PostUpdate,
-                share_egui_input.after(EguiPostUpdateSet::ProcessOutput),
-            );
+            .add_systems(PreUpdate, share_egui_input);
     }
 }
 
@@ -121,6 +119,8 @@ struct PanelState {
     message: Option<(String, bool)>,
     /// Frame time, smoothed over about a second.
     frame_seconds: f32,
+    /// Where the window was last drawn (egui points) and egui's pixels per point.
+    panel_area: Option<(egui::Rect, f32)>,
 }
 
 impl PanelState {
@@ -134,16 +134,36 @@ impl PanelState {
             file_name: "my_flock.ron".into(),
             message: None,
             frame_seconds: 0.0,
+            panel_area: None,
         }
     }
 }
 
-/// Copies egui's interest in the pointer and keyboard into [`UiWantsInput`], for the core's
-/// click-to-spawn and for apps' own shortcuts.
-fn share_egui_input(egui: Res<EguiWantsInput>, mut ui: ResMut<UiWantsInput>) {
+/// Tells the core when the pointer or keyboard belongs to egui ([`UiWantsInput`]), for
+/// click-to-spawn and apps' own shortcuts.
+///
+/// Egui's own answer ([`EguiWantsInput`]) is from the last frame, so a pointer that jumps onto
+/// the panel and clicks in one frame would get through: the cursor is also tested, this frame,
+/// against where the panel was drawn.
+fn share_egui_input(
+    last_frame: Res<EguiWantsInput>,
+    state: Res<PanelState>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    mut ui: ResMut<UiWantsInput>,
+) {
+    let over_panel = windows
+        .single()
+        .ok()
+        .and_then(|window| {
+            let cursor = window.cursor_position()?;
+            let (rect, pixels_per_point) = state.panel_area.filter(|_| state.visible)?;
+            let points = cursor * window.scale_factor() / pixels_per_point;
+            Some(rect.contains(egui::pos2(points.x, points.y)))
+        })
+        .unwrap_or(false);
     let wants = UiWantsInput {
-        pointer: egui.wants_any_pointer_input(),
-        keyboard: egui.wants_any_keyboard_input(),
+        pointer: over_panel || last_frame.wants_any_pointer_input(),
+        keyboard: last_frame.wants_any_keyboard_input(),
     };
     if *ui != wants {
         *ui = wants;
@@ -243,10 +263,13 @@ fn panel_ui(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    egui::Window::new("Flock")
+    // As tall as the window allows, scrolling beyond that.
+    let height = ctx.content_rect().height() - 24.0;
+    let shown_at = egui::Window::new("Flock")
         .anchor(Align2::RIGHT_TOP, [-8.0, 8.0])
         .default_width(330.0)
-        .max_height(ctx.content_rect().height() - 24.0)
+        .default_height(height)
+        .max_height(height)
         .vscroll(true)
         .show(ctx, |ui| {
             run_section(ui, &mut commands, &mut state, &mut tuning, &shown);
@@ -272,6 +295,7 @@ fn panel_ui(
                 .default_open(true)
                 .show(ui, |ui| plots::plots_ui(ui, &tuning.metrics));
         });
+    state.panel_area = shown_at.map(|shown| (shown.response.rect, ctx.pixels_per_point()));
     Ok(())
 }
 
