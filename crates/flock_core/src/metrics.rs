@@ -34,10 +34,11 @@ pub fn polarisation(velocities: &[Vector]) -> f32 {
 /// at an even stride through `positions` (all of them when there are fewer), measured in
 /// `space` (across the seam when it wraps). `None` with fewer than two boids.
 ///
-/// `index` must have been rebuilt over `positions`. Each sampled boid first asks it for
-/// candidates within `search_radius` (normally the flock's largest rule radius, which the index
-/// was built for); only a boid with no other boid that near is measured against every boid.
-/// So the cost is about `samples` neighbour queries, whatever the flock's size.
+/// `index` must have been rebuilt over `positions`. Each sampled boid asks it for candidates
+/// within `search_radius` (normally the flock's largest rule radius, which the index was built
+/// for), doubling the radius until some other boid lies within it; only past the world's
+/// diagonal is every boid measured. So the cost is about `samples` neighbour queries, whatever
+/// the flock's size.
 pub fn mean_nearest_neighbour_distance(
     positions: &[Vector],
     space: &Space,
@@ -49,21 +50,23 @@ pub fn mean_nearest_neighbour_distance(
         return None;
     }
     let stride = positions.len().div_ceil(samples).max(1);
+    let diagonal = space.bounds.size().length();
     let mut candidates = Vec::new();
     let mut total = 0.0f64;
     let mut measured = 0u32;
     for boid in (0..positions.len()).step_by(stride) {
         let here = positions[boid];
-        index.candidates(here, search_radius, &mut candidates);
-        let near = nearest(
-            here,
-            boid,
-            candidates.iter().map(|&other| other as usize),
-            positions,
-            space,
-        )
-        .filter(|&distance| distance <= search_radius);
-        // Nothing within the radius: the nearest boid is farther, so look at every boid.
+        let mut radius = search_radius.max(f32::MIN_POSITIVE);
+        let mut near = None;
+        while near.is_none() && radius <= diagonal {
+            index.candidates(here, radius, &mut candidates);
+            let others = candidates.iter().map(|&other| other as usize);
+            // Exact only within the radius: a farther candidate may not be the nearest.
+            near = nearest(here, boid, others, positions, space)
+                .filter(|&distance| distance <= radius);
+            radius *= 2.0;
+        }
+        // Isolated beyond the world's size (or outside it): look at every boid.
         let distance = near.or_else(|| nearest(here, boid, 0..positions.len(), positions, space));
         if let Some(distance) = distance {
             total += f64::from(distance);
@@ -185,6 +188,24 @@ mod tests {
         let index = AnyIndex::Grid(built(&positions, &space, 10.0));
         let distance = mean_nearest_neighbour_distance(&positions, &space, &index, 10.0, 10);
         assert!((distance.unwrap() - 60.0).abs() < 1e-4);
+    }
+
+    #[test]
+    fn widening_finds_the_same_as_brute_force() {
+        // A dense cluster and scattered loners: loners need radii well past the search radius.
+        let mut positions = lattice(8, 3.0);
+        positions.extend([
+            Vector::new(90.0, 90.0),
+            Vector::new(-90.0, 80.0),
+            Vector::new(60.0, -95.0),
+            Vector::new(-40.0, -40.0),
+        ]);
+        let space = space(false);
+        let grid = AnyIndex::Grid(built(&positions, &space, 5.0));
+        let brute: BruteForce = built(&positions, &space, 5.0);
+        let from_grid = mean_nearest_neighbour_distance(&positions, &space, &grid, 5.0, 1000);
+        let from_brute = mean_nearest_neighbour_distance(&positions, &space, &brute, 500.0, 1000);
+        assert!((from_grid.unwrap() - from_brute.unwrap()).abs() < 1e-4);
     }
 
     #[test]
