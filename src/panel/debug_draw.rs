@@ -239,8 +239,9 @@ fn draw_view_cone(gizmos: &mut Gizmos, config: &FlockConfig, here: Vec2, heading
         let edge = Vec2::from_angle(side).rotate(heading) * radius;
         gizmos.line_2d(here, here + edge, color);
     }
-    // Arcs are drawn around the isometry's +y axis: turn +y onto the heading.
-    let rotation = Rot2::radians(heading.to_angle() - std::f32::consts::FRAC_PI_2);
+    // An arc starts at the isometry's +y axis and turns counter-clockwise: start it at the
+    // cone's clockwise edge.
+    let rotation = Rot2::radians(heading.to_angle() - half_view - std::f32::consts::FRAC_PI_2);
     gizmos.arc_2d(
         Isometry2d::new(here, rotation),
         half_view * 2.0,
