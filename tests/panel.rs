@@ -113,13 +113,15 @@ fn bad_files_give_an_error_and_change_nothing() {
     assert_eq!(settings, before);
 }
 
-/// Boids at rest on a lattice 20 apart with the given velocities, no steering.
+/// Boids on a lattice 20 apart with the given velocities, no steering.
 fn still_flock(velocities: &[Vec2]) -> App {
-    let mut config = FlockConfig::default();
-    config.weights = RuleWeights {
-        separation: 0.0,
-        alignment: 0.0,
-        cohesion: 0.0,
+    let config = FlockConfig {
+        weights: RuleWeights {
+            separation: 0.0,
+            alignment: 0.0,
+            cohesion: 0.0,
+        },
+        ..FlockConfig::default()
     };
     let mut app = create_app(FlockSettings::from_config(config), 1);
     app.add_plugins(FlockMetricsPlugin);

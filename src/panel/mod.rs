@@ -386,7 +386,7 @@ fn presets_section(ui: &mut Ui, state: &mut PanelState, settings: &mut ResMut<Fl
     ui.horizontal(|ui| {
         let path = state.folder.join(&state.file_name);
         if ui.button("Save").clicked() {
-            state.message = Some(match save_settings(&path, &**settings) {
+            state.message = Some(match save_settings(&path, settings) {
                 Ok(()) => {
                     info!("flock settings saved to {}", path.display());
                     state.files = preset_files(&state.folder);

@@ -198,8 +198,8 @@ pub enum PresetError {
     Parse {
         /// The file.
         path: PathBuf,
-        /// Where and what (line and column included).
-        error: ron::error::SpannedError,
+        /// Where and what (line and column included). Boxed: it is large, and errors are rare.
+        error: Box<ron::error::SpannedError>,
     },
     /// The file is well formed but a value is out of range.
     Invalid {
@@ -252,7 +252,7 @@ pub fn load_settings(path: &Path) -> Result<FlockSettings, PresetError> {
     })?;
     let settings: FlockSettings = ron::from_str(&text).map_err(|error| PresetError::Parse {
         path: path.to_owned(),
-        error,
+        error: Box::new(error),
     })?;
     settings.validate().map_err(|error| PresetError::Invalid {
         path: path.to_owned(),
