@@ -11,7 +11,7 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_flock::panel::{
     FlockDebugDraw, FlockDebugDrawPlugin, FlockMetrics, FlockMetricsPlugin, PresetError,
-    SelectedBoid, builtin_presets, load_into, load_settings, save_settings,
+    ResetFlock, SelectedBoid, builtin_presets, load_into, load_settings, save_settings,
 };
 use bevy_flock::prelude::*;
 use bevy_flock::{CursorWorldPosition, UiWantsInput};
@@ -221,4 +221,37 @@ fn clicks_on_a_ui_do_not_reach_the_world() {
     };
     assert_eq!(click(&mut app, true), 0);
     assert_eq!(click(&mut app, false), 1);
+}
+
+/// Positions and velocities as bits, in a fixed order (entity ids differ after a reset).
+fn state_bits(app: &mut App) -> Vec<[u32; 4]> {
+    let mut bits: Vec<[u32; 4]> = boid_states(app)
+        .into_iter()
+        .map(|(_, p, v)| [p.x.to_bits(), p.y.to_bits(), v.x.to_bits(), v.y.to_bits()])
+        .collect();
+    bits.sort_unstable();
+    bits
+}
+
+#[test]
+fn reset_replays_the_run_from_the_seed() {
+    let mut app = create_app(FlockSettings::default(), 21);
+    app.add_plugins(FlockMetricsPlugin);
+    let reset = ResetFlock(SpawnBoids::new(120, Placement::RandomInBounds));
+    app.world_mut().commands().queue(reset);
+    step(&mut app, 100);
+    let first = state_bits(&mut app);
+
+    // More boids and more steps, then Reset: the same 120 boids, the same 100 steps.
+    bevy_flock::spawn_boids(app.world_mut(), 30, Placement::At(Vec2::ZERO));
+    step(&mut app, 37);
+    app.world_mut().commands().queue(reset);
+    step(&mut app, 100);
+    assert_eq!(state_bits(&mut app).len(), 120);
+    assert_eq!(state_bits(&mut app), first);
+    // The plots start over too.
+    let metrics = app.world().resource::<FlockMetrics>();
+    let oldest = metrics.history().next().unwrap().step;
+    assert!(metrics.history().len() <= 21, "{}", metrics.history().len());
+    assert!(oldest > 137, "{oldest}");
 }

@@ -97,9 +97,36 @@ impl Plugin for FlockPanelPlugin {
     }
 }
 
-/// What the panel's Reset button spawns after clearing the flock and reseeding its RNG.
+/// What the panel's Reset button spawns (with [`ResetFlock`]).
 #[derive(Resource, Debug, Clone, Copy)]
 pub struct PanelReset(pub SpawnBoids);
+
+/// A command that clears the flock, restarts its RNG from the seed it was given and spawns
+/// the flock again: the panel's Reset. With the same settings the run then replays.
+#[derive(Debug, Clone, Copy)]
+pub struct ResetFlock(pub SpawnBoids);
+
+impl Command for ResetFlock {
+    type Out = ();
+
+    fn apply(self, world: &mut World) {
+        let boids: Vec<Entity> = world
+            .query_filtered::<Entity, With<Boid>>()
+            .iter(world)
+            .collect();
+        for boid in boids {
+            world.despawn(boid);
+        }
+        if let Some(mut rng) = world.get_resource_mut::<FlockRng>() {
+            let seed = rng.seed();
+            rng.reseed(seed);
+        }
+        if let Some(mut metrics) = world.get_resource_mut::<FlockMetrics>() {
+            metrics.clear();
+        }
+        self.0.apply(world);
+    }
+}
 
 /// The sprite prefabs the panel offers, by name. Filled with the bundled sprites (square,
 /// arrow, fish, bird) at start-up unless the app filled it first.
@@ -237,7 +264,6 @@ fn offer_bundled_prefabs(mut choices: ResMut<PrefabChoices>, assets: Option<Res<
 struct Tuning<'w> {
     settings: ResMut<'w, FlockSettings>,
     clock: ResMut<'w, FlockClock>,
-    rng: ResMut<'w, FlockRng>,
     prefab: ResMut<'w, BoidPrefab>,
     draw: ResMut<'w, FlockDebugDraw>,
     metrics: ResMut<'w, FlockMetrics>,
@@ -320,11 +346,7 @@ fn run_section(
             .on_hover_text("clear, reseed the RNG, respawn the starting flock")
             .clicked()
         {
-            despawn_all(commands, shown);
-            let seed = tuning.rng.seed();
-            tuning.rng.reseed(seed);
-            tuning.metrics.clear();
-            commands.queue(shown.reset.0);
+            commands.queue(ResetFlock(shown.reset.0));
         }
         if ui.button("Clear").clicked() {
             despawn_all(commands, shown);
