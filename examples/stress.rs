@@ -1,11 +1,12 @@
 //! Many boids at once, with the step time and frame rate on screen:
-//! `cargo run --release --example stress -- 50000` (or `FLOCK_BOIDS=50000`; default 20000).
+//! `cargo run --release --example stress -- 50000` (or `FLOCK_BOIDS=50000`; default 20000);
+//! add `--panel` for the tuning panel.
 
 mod support;
 
 use bevy::prelude::*;
-use bevy_flock::FlockBuffers;
 use bevy_flock::prelude::*;
+use bevy_flock::{FlockBuffers, UiWantsInput};
 
 const DEFAULT_BOIDS: usize = 20_000;
 
@@ -13,36 +14,43 @@ fn main() {
     let count = boid_count();
     let mut app = support::example_app("stress");
     app.insert_resource(ClearColor(Color::srgb(0.04, 0.05, 0.08)))
-        .insert_resource(FlockSettings {
-            // Processing's flock with radii scaled down, so a window full of boids keeps
-            // about twenty neighbours each.
-            config: FlockConfig {
-                separation_radius: 6.0,
-                alignment_radius: 12.0,
-                cohesion_radius: 12.0,
-                ..FlockConfig::processing()
-            },
-            bounds_source: BoundsSource::FollowCamera,
-            max_boids: count,
-        })
-        .insert_resource(BoidPrefab {
-            size: Vec2::new(5.0, 2.5),
-            colors: BoidColors::RandomHue {
-                saturation: 0.65,
-                lightness: 0.65,
-            },
-            ..default()
-        })
-        .insert_resource(StressCount(count))
-        .add_plugins(BoidsPlugin::default())
-        .add_systems(Startup, setup)
-        .add_systems(Update, (toggle_pause, show_timings))
-        .run();
+    .insert_resource(FlockSettings {
+        // Processing's flock with radii scaled down, so a window full of boids keeps
+        // about twenty neighbours each.
+        config: FlockConfig {
+            separation_radius: 6.0,
+            alignment_radius: 12.0,
+            cohesion_radius: 12.0,
+            ..FlockConfig::processing()
+        },
+        bounds_source: BoundsSource::FollowCamera,
+        max_boids: count,
+    })
+    .insert_resource(BoidPrefab {
+        size: Vec2::new(5.0, 2.5),
+        colors: BoidColors::RandomHue {
+            saturation: 0.65,
+            lightness: 0.65,
+        },
+        ..default()
+    })
+    .insert_resource(StressCount(count))
+    .add_plugins(BoidsPlugin::default())
+    .add_systems(Startup, setup)
+    .add_systems(Update, (toggle_pause, show_timings));
+    support::add_panel(
+        &mut app,
+        false,
+        SpawnBoids::new(count, Placement::RandomInBounds),
+    );
+    app.run();
 }
 
-/// The boid count from the first argument, else `FLOCK_BOIDS`, else the default.
+/// The boid count from the first argument that is not a `--flag`, else `FLOCK_BOIDS`, else the default.
 fn boid_count() -> usize {
-    let from_argument = std::env::args().nth(1);
+    let from_argument = std::env::args()
+        .skip(1)
+        .find(|argument| !argument.starts_with("--"));
     let from_environment = std::env::var("FLOCK_BOIDS").ok();
     match from_argument.or(from_environment) {
         Some(text) => text.trim().parse().unwrap_or_else(|_| {
@@ -75,8 +83,13 @@ fn setup(mut commands: Commands, count: Res<StressCount>) {
     ));
 }
 
-fn toggle_pause(keys: Res<ButtonInput<KeyCode>>, mut clock: ResMut<FlockClock>) {
-    if keys.just_pressed(KeyCode::Space) {
+fn toggle_pause(
+    keys: Res<ButtonInput<KeyCode>>,
+    ui: Res<UiWantsInput>,
+    mut clock: ResMut<FlockClock>,
+) {
+    // Typing in the panel is not a shortcut.
+    if keys.just_pressed(KeyCode::Space) && !ui.keyboard {
         clock.toggle_pause();
     }
 }

@@ -5,6 +5,8 @@ mod behaviours;
 mod clock;
 mod components;
 mod motion;
+#[cfg(feature = "panel")]
+pub mod panel;
 mod parallel;
 mod plugin;
 mod prefab;
@@ -24,7 +26,9 @@ pub use plugin::{BoidsPlugin, FlockSystems};
 pub use prefab::{BoidColors, BoidPrefab, PrefabStyled};
 pub use rng::FlockRng;
 pub use settings::{ActiveFlockSettings, BoundsSource, FlockCamera, FlockSettings};
-pub use spawn::{ClickToSpawn, CursorWorldPosition, Placement, SpawnBoids, spawn_boids};
+pub use spawn::{
+    ClickToSpawn, CursorWorldPosition, Placement, SpawnBoids, UiWantsInput, spawn_boids,
+};
 pub use steer::{FlockBuffers, StepTimings};
 
 /// The kernel, re-exported: settings types, indexes and the step functions.

@@ -13,7 +13,7 @@ use crate::rng::FlockRng;
 use crate::settings::{
     ActiveFlockSettings, FlockCamera, FlockSettings, follow_camera_bounds, validate_settings,
 };
-use crate::spawn::{ClickToSpawn, CursorWorldPosition, spawn_on_click, track_cursor};
+use crate::spawn::{ClickToSpawn, CursorWorldPosition, UiWantsInput, spawn_on_click, track_cursor};
 use crate::steer::{FlockBuffers, build_index, snapshot_boids, steer_boids};
 
 /// The flock's systems, in the order they run (chained) in the plugin's schedule
@@ -58,8 +58,8 @@ pub enum FlockSystems {
 /// Boids in one line: `app.add_plugins(BoidsPlugin::default())`.
 ///
 /// Registers the components, inserts the resources ([`FlockSettings`], [`BoidPrefab`],
-/// [`FlockRng`], [`FlockClock`], [`ClickToSpawn`]; ones you inserted before are kept) and runs
-/// [`FlockSystems`] in `FixedUpdate`.
+/// [`FlockRng`], [`FlockClock`], [`ClickToSpawn`], [`UiWantsInput`]; ones you inserted before
+/// are kept) and runs [`FlockSystems`] in `FixedUpdate`.
 #[derive(Debug, Clone)]
 pub struct BoidsPlugin {
     schedule: Interned<dyn ScheduleLabel>,
@@ -117,12 +117,14 @@ impl Plugin for BoidsPlugin {
             .register_type::<FlockClock>()
             .register_type::<ClickToSpawn>()
             .register_type::<CursorWorldPosition>()
+            .register_type::<UiWantsInput>()
             .init_resource::<FlockSettings>()
             .init_resource::<ActiveFlockSettings>()
             .init_resource::<BoidPrefab>()
             .init_resource::<FlockClock>()
             .init_resource::<ClickToSpawn>()
             .init_resource::<CursorWorldPosition>()
+            .init_resource::<UiWantsInput>()
             .init_resource::<FlockBuffers>()
             .insert_resource(FlockRng::new(self.seed))
             .add_observer(style_new_boid);

@@ -128,6 +128,18 @@ impl Default for ClickToSpawn {
     }
 }
 
+/// Whether a UI drawn over the world (the tuning panel, or your own) is using the pointer or the
+/// keyboard. Click-to-spawn ignores clicks while `pointer` is set, so a click on a panel never
+/// adds a boid behind it. The panel plugin keeps it up to date; the core never sets it.
+#[derive(Resource, Reflect, Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[reflect(Resource, Debug, Default)]
+pub struct UiWantsInput {
+    /// The pointer is over the UI or dragging one of its widgets.
+    pub pointer: bool,
+    /// The UI takes key presses (a text field has focus).
+    pub keyboard: bool,
+}
+
 /// Where the mouse cursor is in world space, if it is over the primary window. Kept up to date
 /// from the primary window and the 2D camera; tests and other input sources may set it.
 #[derive(Resource, Reflect, Debug, Clone, Copy, Default, PartialEq)]
@@ -152,15 +164,16 @@ pub(crate) fn track_cursor(
     }
 }
 
-/// Adds one boid at the cursor when the spawn button is pressed.
+/// Adds one boid at the cursor when the spawn button is pressed, unless a UI has the pointer.
 pub(crate) fn spawn_on_click(
     mut commands: Commands,
     click: Res<ClickToSpawn>,
+    ui: Res<UiWantsInput>,
     buttons: Option<Res<ButtonInput<MouseButton>>>,
     cursor: Res<CursorWorldPosition>,
 ) {
     let Some(buttons) = buttons else { return };
-    if !click.enabled || !buttons.just_pressed(click.button) {
+    if !click.enabled || ui.pointer || !buttons.just_pressed(click.button) {
         return;
     }
     if let Some(position) = cursor.0 {

@@ -1,4 +1,5 @@
-//! What every example shares: screenshots on request, for looking at a run without a person.
+//! What every example shares: screenshots on request, for looking at a run without a person,
+//! and the tuning panel on request.
 //!
 //! `FLOCK_SCREENSHOTS=dir` saves `dir/<example>-1.png` and `-2.png` two seconds apart (after a
 //! second of warm-up), then exits. Used under `xvfb-run` to check what a user would see.
@@ -15,6 +16,46 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use bevy_flock::SpawnBoids;
+
+/// Adds the tuning panel (feature `panel`, on by default) when it is asked for: `--panel` on
+/// the command line or `FLOCK_PANEL=1`; where `on_by_default`, `--no-panel` or `FLOCK_PANEL=0`
+/// leaves it out. `--debug` (or `FLOCK_DEBUG=1`) starts it with every debug drawing on. The
+/// panel's Reset button respawns `reset`. Call it after `BoidsPlugin`.
+pub fn add_panel(app: &mut App, on_by_default: bool, reset: SpawnBoids) {
+    let flag = |name: &str| std::env::args().skip(1).any(|argument| argument == name);
+    let from_environment = std::env::var("FLOCK_PANEL").ok().map(|value| value != "0");
+    let wanted = if flag("--no-panel") {
+        false
+    } else if flag("--panel") {
+        true
+    } else {
+        from_environment.unwrap_or(on_by_default)
+    };
+    if !wanted {
+        return;
+    }
+    #[cfg(feature = "panel")]
+    {
+        use bevy_flock::panel::{FlockDebugDraw, FlockPanelPlugin};
+        app.add_plugins(FlockPanelPlugin::default().with_reset(reset));
+        if flag("--debug") || std::env::var("FLOCK_DEBUG").is_ok_and(|value| value != "0") {
+            app.insert_resource(FlockDebugDraw {
+                bounds: true,
+                grid: true,
+                selected: true,
+                velocities: true,
+                forces: true,
+                ..default()
+            });
+        }
+    }
+    #[cfg(not(feature = "panel"))]
+    {
+        let _ = (app, reset);
+        warn!("the panel was asked for, but this build has no `panel` feature");
+    }
+}
 
 /// An app with a 1280x720 window titled `bevy_flock: <example>`, steering on every core, a dark
 /// background and screenshots on request: what every example starts from.

@@ -38,6 +38,7 @@ mod flock;
 pub mod index;
 mod integrate;
 mod math;
+pub mod metrics;
 pub mod parallel;
 mod rules;
 mod space;
