@@ -28,17 +28,23 @@ fn main() {
         edges: EdgeMode::Bounce,
         ..FlockConfig::processing()
     };
-    support::example_app("field_of_view")
-        .insert_resource(FlockSettings {
-            config,
-            bounds_source: BoundsSource::FollowCamera,
-            max_boids: 30,
-        })
-        .add_plugins(BoidsPlugin::default().with_seed(1))
-        .add_plugins(support::HelpLinePlugin(""))
-        .add_systems(Startup, setup)
-        .add_systems(Update, (toggle_view, draw_view_cones, update_help))
-        .run();
+    let mut app = support::example_app("field_of_view");
+    app.insert_resource(FlockSettings {
+        config,
+        bounds_source: BoundsSource::FollowCamera,
+        max_boids: 30,
+    })
+    .add_plugins(BoidsPlugin::default().with_seed(1))
+    .add_plugins(support::HelpLinePlugin(""))
+    .add_systems(Startup, setup)
+    .add_systems(Update, (toggle_view, draw_view_cones, update_help));
+    // The panel's Reset clears the scene and spawns plain boids.
+    support::add_panel(
+        &mut app,
+        false,
+        SpawnBoids::new(30, Placement::RandomInBounds),
+    );
+    app.run();
 }
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<BoidPrefab>) {
@@ -55,8 +61,12 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<Bo
     commands.queue(SpawnBoids::new(30, Placement::RandomInBounds));
 }
 
-fn toggle_view(keys: Res<ButtonInput<KeyCode>>, mut settings: ResMut<FlockSettings>) {
-    if keys.just_pressed(KeyCode::KeyV) {
+fn toggle_view(
+    keys: Res<ButtonInput<KeyCode>>,
+    ui: Res<bevy_flock::UiWantsInput>,
+    mut settings: ResMut<FlockSettings>,
+) {
+    if keys.just_pressed(KeyCode::KeyV) && !ui.keyboard {
         let view = &mut settings.config.view_angle_degrees;
         *view = if *view < 360.0 { 360.0 } else { 180.0 };
     }

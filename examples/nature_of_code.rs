@@ -11,6 +11,7 @@ use bevy_flock::prelude::*;
 /// Shiffman's sketch is 640 pixels wide; this window is twice that.
 const SCALE: f32 = 2.0;
 const FPS: f32 = 60.0;
+const VEHICLES: usize = 100;
 
 fn main() {
     let config = FlockConfig {
@@ -27,23 +28,25 @@ fn main() {
         edges: EdgeMode::Bounce,
         ..FlockConfig::processing()
     };
-    support::example_app("nature_of_code")
-        .insert_resource(FlockSettings {
-            config,
-            bounds_source: BoundsSource::FollowCamera,
-            max_boids: 100,
-        })
-        .insert_resource(ClickToSpawn {
-            enabled: false,
-            ..default()
-        })
-        .add_plugins(BoidsPlugin::default())
-        .add_plugins(support::HelpLinePlugin(
-            "move the mouse: 100 vehicles seek it and keep apart (separation + seek)",
-        ))
-        .add_systems(Startup, setup)
-        .add_systems(Update, follow_the_mouse)
-        .run();
+    let mut app = support::example_app("nature_of_code");
+    app.insert_resource(FlockSettings {
+        config,
+        bounds_source: BoundsSource::FollowCamera,
+        max_boids: 100,
+    })
+    .insert_resource(ClickToSpawn {
+        enabled: false,
+        ..default()
+    })
+    .add_plugins(BoidsPlugin::default())
+    .add_plugins(support::HelpLinePlugin(
+        "move the mouse: 100 vehicles seek it and keep apart (separation + seek)",
+    ))
+    .add_systems(Startup, setup)
+    .add_systems(Update, (seek_with_new_vehicles, follow_the_mouse).chain());
+    let reset = SpawnBoids::new(VEHICLES, Placement::RandomInBounds);
+    support::add_panel(&mut app, false, reset);
+    app.run();
 }
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<BoidPrefab>) {
@@ -53,15 +56,21 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<Bo
         size: Vec2::splat(24.0),
         colors: BoidColors::Single(Color::srgb(0.75, 0.75, 0.78)),
     };
-    commands.queue(|world: &mut World| {
-        // Every vehicle gets the sketch's seek on top of the flock's separation.
-        for vehicle in bevy_flock::spawn_boids(world, 100, Placement::RandomInBounds) {
-            world.entity_mut(vehicle).insert(Seek {
-                target: Target::Point(Vec2::ZERO),
-                weight: 0.5,
-            });
-        }
-    });
+    commands.queue(SpawnBoids::new(VEHICLES, Placement::RandomInBounds));
+}
+
+/// Every vehicle gets the sketch's seek on top of the flock's separation (also those the
+/// panel's Reset spawns).
+fn seek_with_new_vehicles(
+    mut commands: Commands,
+    new: Query<Entity, (Added<Boid>, Without<Seek>)>,
+) {
+    for vehicle in &new {
+        commands.entity(vehicle).insert(Seek {
+            target: Target::Point(Vec2::ZERO),
+            weight: 0.5,
+        });
+    }
 }
 
 /// Seek the mouse; before the mouse is over the window, the centre.

@@ -11,28 +11,31 @@ const PREY: u32 = 0;
 const PREDATOR: u32 = 1;
 
 fn main() {
-    support::example_app("predators")
-        .insert_resource(FlockSettings {
-            config: FlockConfig::processing(),
-            bounds_source: BoundsSource::FollowCamera,
-            max_boids: 1_000,
-        })
-        .insert_resource(SpeciesRelations {
-            hunts: vec![Hunt {
-                predator: PREDATOR,
-                prey: PREY,
-                flee_radius: 120.0,
-                flee_weight: 3.0,
-                chase_radius: 300.0,
-                chase_weight: 1.0,
-                max_look_ahead: 1.0,
-            }],
-        })
-        .add_plugins(BoidsPlugin::default().with_seed(4))
-        .add_plugins(support::HelpLinePlugin(""))
-        .add_systems(Startup, setup)
-        .add_systems(Update, (make_clicked_boids_prey, update_help))
-        .run();
+    let mut app = support::example_app("predators");
+    app.insert_resource(FlockSettings {
+        config: FlockConfig::processing(),
+        bounds_source: BoundsSource::FollowCamera,
+        max_boids: 1_000,
+    })
+    .insert_resource(SpeciesRelations {
+        hunts: vec![Hunt {
+            predator: PREDATOR,
+            prey: PREY,
+            flee_radius: 120.0,
+            flee_weight: 3.0,
+            chase_radius: 300.0,
+            chase_weight: 1.0,
+            max_look_ahead: 1.0,
+        }],
+    })
+    .add_plugins(BoidsPlugin::default().with_seed(4))
+    .add_plugins(support::HelpLinePlugin(""))
+    .add_systems(Startup, setup)
+    .add_systems(Update, (make_clicked_boids_prey, update_help));
+    // The panel's Reset clears the scene and spawns plain boids.
+    let reset = SpawnBoids::new(400, Placement::RandomInBounds);
+    support::add_panel(&mut app, false, reset);
+    app.run();
 }
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<BoidPrefab>) {

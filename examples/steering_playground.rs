@@ -2,11 +2,10 @@
 //! of modes 1 to 5. Start in another mode with its number as the first argument.
 //!
 //! 1 seek (arrive, slowing within 150 px), 2 flee (within 100 px), 3 wander (home radius 200),
-//! 4 pursuit, 5 seek while fleeing seven wanderers, then 30 boids with the seed's weight mixes:
-//! 6 cohesion only, 7 separation only, 8 alignment only, 9 the full crowd (cohesion 0.5,
-//! separation 30, alignment 1). The seed's separation adds `normal / distance` over
-//! neighbours some 20 px away, so its 30 is about 1.5 of our unit-length desired velocity:
-//! the mixes map to cohesion 0.5, separation 1.5, alignment 1.
+//! 4 pursuit, 5 seek while fleeing seven wanderers, then 30 boids of seed 003's nodes
+//! (`FlockConfig::crowd*`, also the panel's presets): 6 cohesion only, 7 separation only, 8
+//! alignment only, 9 the full crowd (cohesion 0.5, separation 30, alignment 1; see
+//! `FlockConfig::crowd` for how the seed's separation weight maps onto ours).
 //!
 //! The seed's units are pixels per frame: its player (speed 400 px/s, max force 20, mass 10)
 //! changes velocity by at most 20 / 10 px per frame each frame, 7200 px/s², which is what its
@@ -15,6 +14,7 @@
 mod support;
 
 use bevy::prelude::*;
+use bevy_flock::UiWantsInput;
 use bevy_flock::prelude::*;
 
 /// Per frame to per second squared, at the seed's 60 fps.
@@ -56,43 +56,38 @@ fn main() {
         .and_then(|arg| arg.parse().ok())
         .filter(|mode| (1..=9).contains(mode))
         .unwrap_or(9);
-    support::example_app("steering_playground")
-        .insert_resource(FlockSettings {
-            // The crowd of modes 6 to 9: 30 boids in a window, so they see farther than
-            // Processing's 50 px to find each other.
-            config: FlockConfig {
-                separation_radius: 50.0,
-                alignment_radius: 150.0,
-                cohesion_radius: 200.0,
-                edges: EdgeMode::Bounce,
-                ..FlockConfig::processing()
-            },
-            bounds_source: BoundsSource::FollowCamera,
-            max_boids: 100,
-        })
-        .insert_resource(ClickToSpawn {
-            enabled: false,
-            ..default()
-        })
-        .insert_resource(Mode(mode))
-        .insert_resource(ClickPoint(from_seed(800.0, 500.0)))
-        .init_resource::<Trail>()
-        .add_plugins(BoidsPlugin::default().with_seed(3))
-        .add_plugins(support::HelpLinePlugin(""))
-        .add_systems(Startup, setup)
-        .add_systems(
-            Update,
-            (
-                pick_mode,
-                build_scene.run_if(resource_changed::<Mode>),
-                click_target,
-                record_trail,
-                draw_markers,
-                update_help,
-            )
-                .chain(),
+    let mut app = support::example_app("steering_playground");
+    app.insert_resource(FlockSettings {
+        config: FlockConfig::crowd(),
+        bounds_source: BoundsSource::FollowCamera,
+        max_boids: 100,
+    })
+    .insert_resource(ClickToSpawn {
+        enabled: false,
+        ..default()
+    })
+    .insert_resource(Mode(mode))
+    .insert_resource(ClickPoint(from_seed(800.0, 500.0)))
+    .init_resource::<Trail>()
+    .add_plugins(BoidsPlugin::default().with_seed(3))
+    .add_plugins(support::HelpLinePlugin(""))
+    .add_systems(Startup, setup)
+    .add_systems(
+        Update,
+        (
+            pick_mode,
+            build_scene.run_if(resource_changed::<Mode>),
+            click_target,
+            record_trail,
+            draw_markers,
+            update_help,
         )
-        .run();
+            .chain(),
+    );
+    // The panel's Reset clears the scene and spawns plain boids.
+    let reset = SpawnBoids::new(30, Placement::RandomInBounds);
+    support::add_panel(&mut app, false, reset);
+    app.run();
 }
 
 /// The mode shown, 1 to 9.
@@ -134,7 +129,10 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<Bo
     };
 }
 
-fn pick_mode(keys: Res<ButtonInput<KeyCode>>, mut mode: ResMut<Mode>) {
+fn pick_mode(keys: Res<ButtonInput<KeyCode>>, ui: Res<UiWantsInput>, mut mode: ResMut<Mode>) {
+    if ui.keyboard {
+        return;
+    }
     const DIGITS: [KeyCode; 9] = [
         KeyCode::Digit1,
         KeyCode::Digit2,
@@ -321,19 +319,28 @@ fn build_scene(
             ));
         }
         crowd => {
-            let (cohesion, separation, alignment) = match crowd {
-                6 => (0.5, 0.0, 0.0),
-                7 => (0.0, 30.0, 0.0),
-                8 => (0.0, 0.0, 1.0),
-                _ => (0.5, 30.0, 1.0),
+            // Seed 003's nodes, shared with the panel's presets (radii, speeds, weights).
+            let (config, placement) = match crowd {
+                6 => (
+                    FlockConfig::crowd_cohesion_only(),
+                    Placement::RandomInBounds,
+                ),
+                // The seed starts its separation nodes in one 50-pixel square.
+                7 => (
+                    FlockConfig::crowd_separation_only(),
+                    Placement::At(from_seed(675.0, 275.0)),
+                ),
+                8 => (
+                    FlockConfig::crowd_alignment_only(),
+                    Placement::RandomInBounds,
+                ),
+                _ => (FlockConfig::crowd(), Placement::RandomInBounds),
             };
-            settings.config.weights = RuleWeights {
-                cohesion,
-                // See the module comment: the seed's 30 is about our 1.5.
-                separation: separation / 20.0,
-                alignment,
+            settings.config = FlockConfig {
+                bounds: settings.config.bounds,
+                ..config
             };
-            commands.queue(SpawnBoids::new(30, Placement::RandomInBounds));
+            commands.queue(SpawnBoids::new(30, placement));
         }
     }
 }
@@ -366,11 +373,13 @@ fn marker(radius: f32, colour: Color) -> Marker {
 fn click_target(
     buttons: Res<ButtonInput<MouseButton>>,
     cursor: Res<CursorWorldPosition>,
+    ui: Res<UiWantsInput>,
     mut click: ResMut<ClickPoint>,
     mut player: Query<(Option<&mut Arrive>, Option<&mut Flee>, Option<&mut Wander>), With<Player>>,
     mut markers: Query<&mut Transform, With<ClickMarker>>,
 ) {
-    let Some(point) = cursor.0.filter(|_| buttons.just_pressed(MouseButton::Left)) else {
+    let clicked = buttons.just_pressed(MouseButton::Left) && !ui.pointer;
+    let Some(point) = cursor.0.filter(|_| clicked) else {
         return;
     };
     click.0 = point;

@@ -14,30 +14,30 @@ fn main() {
     let count = boid_count();
     let mut app = support::example_app("stress");
     app.insert_resource(ClearColor(Color::srgb(0.04, 0.05, 0.08)))
-    .insert_resource(FlockSettings {
-        // Processing's flock with radii scaled down, so a window full of boids keeps
-        // about twenty neighbours each.
-        config: FlockConfig {
-            separation_radius: 6.0,
-            alignment_radius: 12.0,
-            cohesion_radius: 12.0,
-            ..FlockConfig::processing()
-        },
-        bounds_source: BoundsSource::FollowCamera,
-        max_boids: count,
-    })
-    .insert_resource(BoidPrefab {
-        size: Vec2::new(5.0, 2.5),
-        colors: BoidColors::RandomHue {
-            saturation: 0.65,
-            lightness: 0.65,
-        },
-        ..default()
-    })
-    .insert_resource(StressCount(count))
-    .add_plugins(BoidsPlugin::default())
-    .add_systems(Startup, setup)
-    .add_systems(Update, (toggle_pause, show_timings));
+        .insert_resource(FlockSettings {
+            // Processing's flock with radii scaled down, so a window full of boids keeps
+            // about twenty neighbours each.
+            config: FlockConfig {
+                separation_radius: 6.0,
+                alignment_radius: 12.0,
+                cohesion_radius: 12.0,
+                ..FlockConfig::processing()
+            },
+            bounds_source: BoundsSource::FollowCamera,
+            max_boids: count,
+        })
+        .insert_resource(BoidPrefab {
+            size: Vec2::new(5.0, 2.5),
+            colors: BoidColors::RandomHue {
+                saturation: 0.65,
+                lightness: 0.65,
+            },
+            ..default()
+        })
+        .insert_resource(StressCount(count))
+        .add_plugins(BoidsPlugin::default())
+        .add_systems(Startup, setup)
+        .add_systems(Update, (toggle_pause, show_timings));
     support::add_panel(
         &mut app,
         false,

@@ -7,9 +7,9 @@
 mod support;
 
 use bevy::prelude::*;
-use bevy_flock::FlockBuffers;
 use bevy_flock::flock_core::NeighbourIndex;
 use bevy_flock::prelude::*;
+use bevy_flock::{FlockBuffers, UiWantsInput};
 
 /// Seed 002's group numbers (keep distance 10, close distance 20 at a tank's scale of about
 /// 2 units), in pixels for tanks 28 pixels long.
@@ -42,30 +42,33 @@ fn main() {
         edges: EdgeMode::Bounce,
         ..FlockConfig::processing()
     };
-    support::example_app("tank_group")
-        .insert_resource(FlockSettings {
-            config,
-            bounds_source: BoundsSource::FollowCamera,
-            max_boids: 100,
-        })
-        .insert_resource(ClickToSpawn {
-            enabled: false,
-            ..default()
-        })
-        .add_plugins(BoidsPlugin::default())
-        .add_plugins(support::HelpLinePlugin(""))
-        .add_systems(Startup, setup)
-        .add_systems(
-            Update,
-            (
-                select_group,
-                set_target,
-                draw_targets,
-                draw_mate_lines,
-                update_help,
-            ),
-        )
-        .run();
+    let mut app = support::example_app("tank_group");
+    app.insert_resource(FlockSettings {
+        config,
+        bounds_source: BoundsSource::FollowCamera,
+        max_boids: 100,
+    })
+    .insert_resource(ClickToSpawn {
+        enabled: false,
+        ..default()
+    })
+    .add_plugins(BoidsPlugin::default())
+    .add_plugins(support::HelpLinePlugin(""))
+    .add_systems(Startup, setup)
+    .add_systems(
+        Update,
+        (
+            select_group,
+            set_target,
+            draw_targets,
+            draw_mate_lines,
+            update_help,
+        ),
+    );
+    // The panel's Reset clears the scene and spawns plain boids.
+    let reset = SpawnBoids::new(24, Placement::RandomInBounds);
+    support::add_panel(&mut app, false, reset);
+    app.run();
 }
 
 /// The group a click sends.
@@ -126,8 +129,12 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
     commands.insert_resource(Selected { groups, current: 0 });
 }
 
-fn select_group(keys: Res<ButtonInput<KeyCode>>, mut selected: ResMut<Selected>) {
-    if keys.just_pressed(KeyCode::Tab) {
+fn select_group(
+    keys: Res<ButtonInput<KeyCode>>,
+    ui: Res<UiWantsInput>,
+    mut selected: ResMut<Selected>,
+) {
+    if keys.just_pressed(KeyCode::Tab) && !ui.keyboard {
         selected.current = (selected.current + 1) % selected.groups.len();
     }
 }
@@ -135,10 +142,12 @@ fn select_group(keys: Res<ButtonInput<KeyCode>>, mut selected: ResMut<Selected>)
 fn set_target(
     buttons: Res<ButtonInput<MouseButton>>,
     cursor: Res<CursorWorldPosition>,
+    ui: Res<UiWantsInput>,
     selected: Res<Selected>,
     mut groups: Query<&mut BoidGroup>,
 ) {
     if buttons.just_pressed(MouseButton::Left)
+        && !ui.pointer
         && let Some(point) = cursor.0
         && let Ok(mut group) = groups.get_mut(selected.groups[selected.current])
     {

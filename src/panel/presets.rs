@@ -4,7 +4,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use flock_core::{Bounds, ConfigError, EdgeMode, FlockConfig, RuleWeights, SpeedMode, Vector};
+use flock_core::{ConfigError, FlockConfig, RuleWeights, SpeedMode};
 
 use crate::settings::FlockSettings;
 
@@ -36,22 +36,22 @@ pub fn builtin_presets() -> &'static [Preset] {
         Preset {
             name: "Crowd: cohesion only (seed 003)",
             about: "seed 003's cohesion node: radius 100, max speed 50",
-            config: cohesion_only,
+            config: FlockConfig::crowd_cohesion_only,
         },
         Preset {
             name: "Crowd: separation only (seed 003)",
             about: "seed 003's separation node: radius 30, max speed 50",
-            config: separation_only,
+            config: FlockConfig::crowd_separation_only,
         },
         Preset {
             name: "Crowd: alignment only (seed 003)",
             about: "seed 003's alignment node: radius 150, max speed 150",
-            config: alignment_only,
+            config: FlockConfig::crowd_alignment_only,
         },
         Preset {
             name: "Crowd: all three (seed 003)",
             about: "seed 003's crowd node: cohesion 0.5, separation 30 (2 here), alignment 1",
-            config: crowd,
+            config: FlockConfig::crowd,
         },
         Preset {
             name: "Tight school",
@@ -64,73 +64,6 @@ pub fn builtin_presets() -> &'static [Preset] {
             config: loose_swarm,
         },
     ]
-}
-
-/// Seed 003's crowd scene (cocos2d, pixels, per frame at 60 fps): radii cohesion 100,
-/// separation 40, alignment 50, max speed 100 px/s, bouncing off the window edges.
-///
-/// Seed 003 weights forces of very different sizes: its separation is `dtSpeed / distance`
-/// (about 0.1 of its cohesion's seek at its spacing) times 30, while cohesion (0.5) and
-/// alignment (1) are seek-sized. Our rules are each limited to the same `max_force`, so the
-/// weights carry only the balance: 30 / distance at the crowd's typical spacing of about 15 px
-/// is 2, which keeps seed 003's "separation wins up close, alignment over cohesion".
-fn crowd() -> FlockConfig {
-    FlockConfig {
-        separation_radius: 40.0,
-        alignment_radius: 50.0,
-        cohesion_radius: 100.0,
-        weights: RuleWeights {
-            separation: 2.0,
-            alignment: 1.0,
-            cohesion: 0.5,
-        },
-        max_speed: 100.0,
-        // Seed 003 divides its steering by a mass of 20; its steering is at most a few pixels
-        // per frame, so about 0.1 px per frame squared: 360 px/s^2.
-        max_force: 360.0,
-        edges: EdgeMode::Bounce,
-        bounds: Bounds::centered(Vector::new(1280.0, 720.0)),
-        ..FlockConfig::processing()
-    }
-}
-
-/// Seed 003's one-rule nodes: only the one rule's weight, its radius, and the node's speed.
-fn one_rule(weights: RuleWeights, radius: f32, max_speed: f32) -> FlockConfig {
-    FlockConfig {
-        separation_radius: radius,
-        alignment_radius: radius,
-        cohesion_radius: radius,
-        weights,
-        max_speed,
-        ..crowd()
-    }
-}
-
-fn cohesion_only() -> FlockConfig {
-    let weights = RuleWeights {
-        separation: 0.0,
-        alignment: 0.0,
-        cohesion: 1.0,
-    };
-    one_rule(weights, 100.0, 50.0)
-}
-
-fn separation_only() -> FlockConfig {
-    let weights = RuleWeights {
-        separation: 1.0,
-        alignment: 0.0,
-        cohesion: 0.0,
-    };
-    one_rule(weights, 30.0, 50.0)
-}
-
-fn alignment_only() -> FlockConfig {
-    let weights = RuleWeights {
-        separation: 0.0,
-        alignment: 1.0,
-        cohesion: 0.0,
-    };
-    one_rule(weights, 150.0, 150.0)
 }
 
 /// Boids that keep close and turn together: short separation, strong alignment and cohesion,

@@ -228,6 +228,76 @@ impl FlockConfig {
         }
     }
 
+    /// Seed 003's crowd scene (cocos2d, pixels, per frame at 60 fps): radii cohesion 100,
+    /// separation 40, alignment 50, max speed 100 px/s, bouncing off the window edges.
+    ///
+    /// Seed 003 weights forces of very different sizes: its separation is `dtSpeed / distance`
+    /// (about 0.1 of its cohesion's seek at its spacing) times 30, while cohesion (0.5) and
+    /// alignment (1) are seek-sized. Our rules are each limited to the same `max_force`, so the
+    /// weights carry only the balance: 30 / distance at the crowd's typical spacing of about 15 px
+    /// is 2, which keeps seed 003's "separation wins up close, alignment over cohesion".
+    pub fn crowd() -> Self {
+        Self {
+            separation_radius: 40.0,
+            alignment_radius: 50.0,
+            cohesion_radius: 100.0,
+            weights: RuleWeights {
+                separation: 2.0,
+                alignment: 1.0,
+                cohesion: 0.5,
+            },
+            max_speed: 100.0,
+            // Seed 003 divides its steering by a mass of 20; its steering is at most a few pixels
+            // per frame, so about 0.1 px per frame squared: 360 px/s^2.
+            max_force: 360.0,
+            edges: EdgeMode::Bounce,
+            bounds: Bounds::centered(Vector::new(1280.0, 720.0)),
+            ..Self::processing()
+        }
+    }
+
+    /// Seed 003's one-rule nodes: only the one rule's weight, its radius, and the node's speed.
+    fn one_rule(weights: RuleWeights, radius: f32, max_speed: f32) -> Self {
+        Self {
+            separation_radius: radius,
+            alignment_radius: radius,
+            cohesion_radius: radius,
+            weights,
+            max_speed,
+            ..Self::crowd()
+        }
+    }
+
+    /// Seed 003's cohesion node: cohesion alone, radius 100, max speed 50 px/s.
+    pub fn crowd_cohesion_only() -> Self {
+        let weights = RuleWeights {
+            separation: 0.0,
+            alignment: 0.0,
+            cohesion: 1.0,
+        };
+        Self::one_rule(weights, 100.0, 50.0)
+    }
+
+    /// Seed 003's separation node: separation alone, radius 30, max speed 50 px/s.
+    pub fn crowd_separation_only() -> Self {
+        let weights = RuleWeights {
+            separation: 1.0,
+            alignment: 0.0,
+            cohesion: 0.0,
+        };
+        Self::one_rule(weights, 30.0, 50.0)
+    }
+
+    /// Seed 003's alignment node: alignment alone, radius 150, max speed 150 px/s.
+    pub fn crowd_alignment_only() -> Self {
+        let weights = RuleWeights {
+            separation: 0.0,
+            alignment: 1.0,
+            cohesion: 0.0,
+        };
+        Self::one_rule(weights, 150.0, 150.0)
+    }
+
     /// The same flock in other length units: radii, speeds, forces and bounds multiplied by
     /// `units_per_unit` (e.g. 72 to show seed 002's 10-unit-high world 720 pixels high).
     pub fn scaled(mut self, units_per_unit: f32) -> Self {
