@@ -216,6 +216,7 @@ pub fn preset_files(folder: &Path) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use flock_core::{Bounds, Vector};
 
     #[test]
     fn builtin_presets_are_valid() {
