@@ -1,34 +1,20 @@
 //! Steering behaviours through the plugin, in a headless `App`: each test would fail if its
 //! behaviour (or its wiring into the schedule) broke.
 
-use std::time::Duration;
-
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use bevy_flock::prelude::*;
+use common::*;
 
-const HZ: f64 = 60.0;
+mod common;
 
-fn create_app(config: FlockConfig) -> App {
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins)
-        .insert_resource(FlockSettings {
+fn app_with(config: FlockConfig) -> App {
+    create_app(
+        FlockSettings {
             config,
             ..FlockSettings::default()
-        })
-        .add_plugins(BoidsPlugin::default().with_seed(11))
-        .insert_resource(Time::<Fixed>::from_hz(HZ))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-            1.0 / HZ,
-        )));
-    app.update();
-    app
-}
-
-fn step(app: &mut App, updates: usize) {
-    for _ in 0..updates {
-        app.update();
-    }
+        },
+        11,
+    )
 }
 
 /// A flock config whose boids ignore each other: behaviours alone move them.
@@ -62,16 +48,9 @@ fn velocity(app: &App, entity: Entity) -> Vec2 {
     app.world().get::<Velocity>(entity).unwrap().0
 }
 
-fn boid_count(app: &mut App) -> usize {
-    app.world_mut()
-        .query_filtered::<(), With<Boid>>()
-        .iter(app.world())
-        .count()
-}
-
 #[test]
 fn arrive_at_an_entity_stops_there_without_overshoot() {
-    let mut app = create_app(no_flocking());
+    let mut app = app_with(no_flocking());
     let marker = app
         .world_mut()
         .spawn(Transform::from_xyz(250.0, 100.0, 0.0))
@@ -106,7 +85,7 @@ fn arrive_at_an_entity_stops_there_without_overshoot() {
 
 #[test]
 fn seek_follows_a_moved_point_and_flee_runs_from_a_threat() {
-    let mut app = create_app(no_flocking());
+    let mut app = app_with(no_flocking());
     let seeker = app
         .world_mut()
         .spawn((
@@ -147,7 +126,7 @@ fn seek_follows_a_moved_point_and_flee_runs_from_a_threat() {
 
 #[test]
 fn a_despawned_pursuit_target_stops_the_pursuit_without_losing_the_pursuer() {
-    let mut app = create_app(no_flocking());
+    let mut app = app_with(no_flocking());
     let quarry = app
         .world_mut()
         .spawn((
@@ -196,7 +175,7 @@ fn a_despawned_pursuit_target_stops_the_pursuit_without_losing_the_pursuer() {
 
 #[test]
 fn behaviours_can_be_removed_and_added_again() {
-    let mut app = create_app(no_flocking());
+    let mut app = app_with(no_flocking());
     let seek = Seek {
         target: Target::Point(Vec2::new(300.0, 0.0)),
         weight: 1.0,
@@ -223,7 +202,7 @@ fn behaviours_can_be_removed_and_added_again() {
 
 #[test]
 fn wall_avoidance_keeps_boids_inside_free_bounds() {
-    let mut app = create_app(no_flocking());
+    let mut app = app_with(no_flocking());
     let bounds = app.world().resource::<FlockSettings>().config.bounds;
     let mut boids = Vec::new();
     for i in 0..16 {
@@ -261,7 +240,7 @@ fn wall_avoidance_keeps_boids_inside_free_bounds() {
 
 #[test]
 fn tanks_turn_no_faster_than_their_rate_and_the_group_stops_at_its_target() {
-    let mut app = create_app(no_flocking());
+    let mut app = app_with(no_flocking());
     let target = Vec2::new(200.0, 100.0);
     let params = GroupParams {
         keep_distance: 40.0,
@@ -352,7 +331,7 @@ fn mean_heading(app: &mut App, kind: u32) -> Vec2 {
 
 /// Two kinds interleaved on one spot, one heading +x and one +y, flocking by alignment only.
 fn two_kinds(same_species: bool) -> App {
-    let mut app = create_app(FlockConfig {
+    let mut app = app_with(FlockConfig {
         weights: RuleWeights {
             separation: 0.0,
             alignment: 1.0,
@@ -400,7 +379,7 @@ fn species_do_not_flock_across_kinds() {
 
 #[test]
 fn prey_flee_a_predator_that_chases_the_nearest() {
-    let mut app = create_app(no_flocking());
+    let mut app = app_with(no_flocking());
     app.insert_resource(SpeciesRelations {
         hunts: vec![Hunt {
             predator: 1,
@@ -473,7 +452,7 @@ fn prey_flee_a_predator_that_chases_the_nearest() {
 
 #[test]
 fn a_nan_weight_never_reaches_a_velocity() {
-    let mut app = create_app(no_flocking());
+    let mut app = app_with(no_flocking());
     let boid = app
         .world_mut()
         .spawn((
@@ -493,7 +472,7 @@ fn a_nan_weight_never_reaches_a_velocity() {
 
 #[test]
 fn boids_steer_around_obstacle_entities() {
-    let mut app = create_app(no_flocking());
+    let mut app = app_with(no_flocking());
     let (centre, half_size) = (Vec2::new(150.0, 5.0), Vec2::new(20.0, 50.0));
     app.world_mut().spawn((
         Obstacle::Rect { half_size },

@@ -3,51 +3,19 @@
 #![cfg(feature = "panel")]
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use bevy::gizmos::GizmoPlugin;
 use bevy::input::ButtonInput;
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use bevy_flock::panel::{
     FlockDebugDraw, FlockDebugDrawPlugin, FlockMetrics, FlockMetricsPlugin, PresetError,
     ResetFlock, SelectedBoid, builtin_presets, load_into, load_settings, save_settings,
 };
 use bevy_flock::prelude::*;
 use bevy_flock::{CursorWorldPosition, UiWantsInput};
+use common::*;
 
-const HZ: f64 = 60.0;
-
-/// A headless app whose every `update()` runs exactly one fixed step of 1/60 s.
-fn create_app(settings: FlockSettings, seed: u64) -> App {
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins)
-        .insert_resource(settings)
-        .add_plugins(BoidsPlugin::default().with_seed(seed))
-        .insert_resource(Time::<Fixed>::from_hz(HZ))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-            1.0 / HZ,
-        )));
-    app.update();
-    app
-}
-
-fn step(app: &mut App, updates: usize) {
-    for _ in 0..updates {
-        app.update();
-    }
-}
-
-fn boid_states(app: &mut App) -> Vec<(Entity, Vec2, Vec2)> {
-    let mut states: Vec<_> = app
-        .world_mut()
-        .query_filtered::<(Entity, &Transform, &Velocity), With<Boid>>()
-        .iter(app.world())
-        .map(|(entity, transform, velocity)| (entity, transform.translation.truncate(), velocity.0))
-        .collect();
-    states.sort_by_key(|(entity, _, _)| *entity);
-    states
-}
+mod common;
 
 /// A fresh file path in the temporary folder, unique to this test.
 fn temp_file(name: &str) -> PathBuf {

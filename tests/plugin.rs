@@ -1,58 +1,12 @@
 //! The plugin in a headless `App`: MinimalPlugins, the plugin, manual time steps.
 
-use std::time::Duration;
-
 use bevy::input::ButtonInput;
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use bevy_flock::prelude::*;
 use bevy_flock::{CursorWorldPosition, PrefabStyled};
+use common::*;
 
-const HZ: f64 = 60.0;
-
-/// A headless app whose every `update()` runs exactly one fixed step of 1/60 s.
-fn create_app(settings: FlockSettings, seed: u64) -> App {
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins)
-        .insert_resource(settings)
-        .add_plugins(BoidsPlugin::default().with_seed(seed))
-        .insert_resource(Time::<Fixed>::from_hz(HZ))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-            1.0 / HZ,
-        )));
-    // The first update only starts the clocks.
-    app.update();
-    app
-}
-
-fn step(app: &mut App, updates: usize) {
-    for _ in 0..updates {
-        app.update();
-    }
-}
-
-fn spawn(app: &mut App, count: usize, placement: Placement) {
-    bevy_flock::spawn_boids(app.world_mut(), count, placement);
-}
-
-/// (position, velocity) of every boid, in a stable order.
-fn boid_states(app: &mut App) -> Vec<(Entity, Vec2, Vec2)> {
-    let mut states: Vec<_> = app
-        .world_mut()
-        .query_filtered::<(Entity, &Transform, &Velocity), With<Boid>>()
-        .iter(app.world())
-        .map(|(entity, transform, velocity)| (entity, transform.translation.truncate(), velocity.0))
-        .collect();
-    states.sort_by_key(|(entity, _, _)| *entity);
-    states
-}
-
-fn boid_count(app: &mut App) -> usize {
-    app.world_mut()
-        .query_filtered::<(), With<Boid>>()
-        .iter(app.world())
-        .count()
-}
+mod common;
 
 #[test]
 fn each_update_is_one_flock_step() {

@@ -1,5 +1,5 @@
 //! What the headless-`App` tests share: an app stepped one fixed step per update, and ways to
-//! read the flock back. (`tests/plugin.rs` keeps its own copy of the first helpers.)
+//! read the flock back.
 #![allow(dead_code)] // Each test file uses some of these.
 
 use std::time::Duration;
@@ -8,7 +8,8 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_flock::prelude::*;
 
-const HZ: f64 = 60.0;
+/// Fixed steps per second.
+pub const HZ: f64 = 60.0;
 
 /// A headless app, built from `plugins` (MinimalPlugins, maybe with a chosen task pool), whose
 /// every `update()` runs exactly one fixed step of 1/60 s.
