@@ -17,32 +17,18 @@ const START: SpawnBoids = SpawnBoids {
 };
 
 fn main() {
-    let mut app = App::new();
-    app.add_plugins(
-        DefaultPlugins
-            .set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: "bevy_flock: flocking".into(),
-                    resolution: (1280, 720).into(),
-                    ..default()
-                }),
-                ..default()
-            })
-            .set(bevy_flock::all_cores_for_compute()),
-    )
-    .insert_resource(ClearColor(Color::srgb(0.05, 0.07, 0.12)))
-    .insert_resource(FlockSettings {
+    let mut app = support::example_app("flocking");
+    app.insert_resource(FlockSettings {
         config: FlockConfig::unity_port().scaled(PIXELS_PER_UNIT),
         bounds_source: BoundsSource::FollowCamera,
         max_boids: 600,
     })
     .add_plugins(BoidsPlugin::default())
-    .add_plugins(support::ScreenshotsOnRequest {
-        example: "flocking",
-    })
+    .add_plugins(support::HelpLinePlugin(""))
     .add_systems(Startup, setup)
     .add_systems(Update, (pause_and_step, cycle_prefab, update_help));
-    support::add_panel(&mut app, true, START);
+    let panel = support::add_panel(&mut app, true, START);
+    app.insert_resource(PanelKey(if panel { "   F1: panel" } else { "" }));
     app.run();
 }
 
@@ -53,8 +39,9 @@ struct Prefabs {
     current: usize,
 }
 
-#[derive(Component)]
-struct HelpText;
+/// The help line's mention of the panel's key, when there is a panel.
+#[derive(Resource)]
+struct PanelKey(&'static str);
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<BoidPrefab>) {
     commands.spawn(Camera2d);
@@ -81,17 +68,6 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<Bo
     *prefab = all[0].clone();
     commands.insert_resource(Prefabs { all, current: 0 });
     commands.queue(START);
-    commands.spawn((
-        HelpText,
-        Text2d::default(),
-        TextFont {
-            font_size: FontSize::Px(18.0),
-            ..default()
-        },
-        TextColor(Color::srgb(0.85, 0.88, 0.95)),
-        bevy::sprite::Anchor::TOP_LEFT,
-        Transform::from_xyz(0.0, 0.0, 10.0),
-    ));
 }
 
 fn pause_and_step(
@@ -123,20 +99,22 @@ fn cycle_prefab(
     }
 }
 
-/// Keeps the one-line help in the top-left corner of the view, with the boid count.
+/// The one-line help, with the boid count and whether the flock is paused.
 fn update_help(
     settings: Res<FlockSettings>,
     clock: Res<FlockClock>,
+    panel_key: Res<PanelKey>,
     boids: Query<(), With<Boid>>,
-    mut help: Single<(&mut Text2d, &mut Transform), With<HelpText>>,
+    mut help: ResMut<support::HelpLine>,
 ) {
-    let (text, transform) = &mut *help;
-    let corner = Vec2::new(settings.config.bounds.min.x, settings.config.bounds.max.y);
-    transform.translation = (corner + Vec2::new(12.0, -10.0)).extend(10.0);
     let state = if clock.is_paused() { "  [paused]" } else { "" };
-    text.0 = format!(
-        "click: add a boid ({}/{})   space: pause   N: one step   P: next sprite   F1: panel{state}",
+    let text = format!(
+        "click: add a boid ({}/{})   space: pause   N: one step   P: next sprite{}{state}",
         boids.iter().count(),
-        settings.max_boids
+        settings.max_boids,
+        panel_key.0
     );
+    if help.0 != text {
+        help.0 = text;
+    }
 }

@@ -22,7 +22,7 @@ use bevy_flock::SpawnBoids;
 /// the command line or `FLOCK_PANEL=1`; where `on_by_default`, `--no-panel` or `FLOCK_PANEL=0`
 /// leaves it out. `--debug` (or `FLOCK_DEBUG=1`) starts it with every debug drawing on. The
 /// panel's Reset button respawns `reset`. Call it after `BoidsPlugin`.
-pub fn add_panel(app: &mut App, on_by_default: bool, reset: SpawnBoids) {
+pub fn add_panel(app: &mut App, on_by_default: bool, reset: SpawnBoids) -> bool {
     let flag = |name: &str| std::env::args().skip(1).any(|argument| argument == name);
     let from_environment = std::env::var("FLOCK_PANEL").ok().map(|value| value != "0");
     let wanted = if flag("--no-panel") {
@@ -33,7 +33,7 @@ pub fn add_panel(app: &mut App, on_by_default: bool, reset: SpawnBoids) {
         from_environment.unwrap_or(on_by_default)
     };
     if !wanted {
-        return;
+        return false;
     }
     #[cfg(feature = "panel")]
     {
@@ -49,11 +49,13 @@ pub fn add_panel(app: &mut App, on_by_default: bool, reset: SpawnBoids) {
                 ..default()
             });
         }
+        true
     }
     #[cfg(not(feature = "panel"))]
     {
         let _ = (app, reset);
         warn!("the panel was asked for, but this build has no `panel` feature");
+        false
     }
 }
 
