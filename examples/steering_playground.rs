@@ -20,30 +20,23 @@ use bevy_flock::prelude::*;
 /// Per frame to per second squared, at the seed's 60 fps.
 const PER_FRAME_SQUARED: f32 = 60.0 * 60.0;
 
+/// A seed 003 vehicle: every one has max force 20 (per frame); speeds and masses differ.
+const fn seed_vehicle(max_speed: f32, mass: f32) -> MotionLimits {
+    MotionLimits {
+        max_speed,
+        max_force: 20.0 * PER_FRAME_SQUARED,
+        mass,
+    }
+}
+
 /// The seed's player: seeks, flees, is pursued.
-const PLAYER: MotionLimits = MotionLimits {
-    max_speed: 400.0,
-    max_force: 20.0 * PER_FRAME_SQUARED,
-    mass: 10.0,
-};
+const PLAYER: MotionLimits = seed_vehicle(400.0, 10.0);
 /// The seed's wanderer.
-const WANDERER: MotionLimits = MotionLimits {
-    max_speed: 100.0,
-    max_force: 20.0 * PER_FRAME_SQUARED,
-    mass: 20.0,
-};
-/// The seed's pursuer.
-const PURSUER: MotionLimits = MotionLimits {
-    max_speed: 400.0,
-    max_force: 20.0 * PER_FRAME_SQUARED,
-    mass: 10.0,
-};
+const WANDERER: MotionLimits = seed_vehicle(100.0, 20.0);
+/// The seed's pursuer: the player's numbers.
+const PURSUER: MotionLimits = seed_vehicle(400.0, 10.0);
 /// The seed's wandering threats in mode 5.
-const FLEE_NODE: MotionLimits = MotionLimits {
-    max_speed: 50.0,
-    max_force: 20.0 * PER_FRAME_SQUARED,
-    mass: 10.0,
-};
+const FLEE_NODE: MotionLimits = seed_vehicle(50.0, 10.0);
 
 /// The seed's screen has its origin bottom left; its points, moved to be centred here.
 fn from_seed(x: f32, y: f32) -> Vec2 {
