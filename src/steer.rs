@@ -140,9 +140,14 @@ impl FlockBuffers {
             self.by_species.clear();
             return;
         }
-        let mut kinds = self.species.clone();
-        kinds.sort_unstable();
-        kinds.dedup();
+        // The distinct species, sorted, without copying and sorting every boid's.
+        let kinds: Vec<u32> = self
+            .species
+            .iter()
+            .copied()
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
         // Reuse the flocks (and their indexes) of species seen last step.
         self.by_species
             .retain(|flock| kinds.binary_search(&flock.species).is_ok());
