@@ -57,14 +57,8 @@ impl SteeringWeights {
     /// The weights in force for this boid given the flock's defaults.
     pub fn resolve(&self, flock_default: &RuleWeights) -> RuleWeights {
         match self {
-            Self::Custom(weights) if usable(weights) => *weights,
+            Self::Custom(weights) if weights.validate().is_ok() => *weights,
             Self::FlockDefault | Self::Custom(_) => *flock_default,
         }
     }
-}
-
-fn usable(weights: &RuleWeights) -> bool {
-    [weights.separation, weights.alignment, weights.cohesion]
-        .iter()
-        .all(|w| w.is_finite() && w.abs() <= flock_core::FlockConfig::MAX_WEIGHT)
 }

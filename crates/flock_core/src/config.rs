@@ -120,6 +120,30 @@ pub struct RuleWeights {
     pub cohesion: f32,
 }
 
+impl RuleWeights {
+    /// Refused: a weight that is not finite or beyond [`FlockConfig::MAX_WEIGHT`] either way.
+    /// [`FlockConfig::validate`] checks the flock's weights with this; the plugin checks a
+    /// boid's own weights with it too.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let weights = [
+            ("weights.separation", self.separation),
+            ("weights.alignment", self.alignment),
+            ("weights.cohesion", self.cohesion),
+        ];
+        for (field, value) in weights {
+            check_finite(field, value)?;
+            if value.abs() > FlockConfig::MAX_WEIGHT {
+                return Err(ConfigError::new(
+                    field,
+                    value,
+                    "must be between -1e6 and 1e6 (FlockConfig::MAX_WEIGHT)",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Default for RuleWeights {
     /// Processing's and seed 002's mix: separation 1.5, alignment 1, cohesion 1.
     fn default() -> Self {
@@ -360,21 +384,7 @@ impl FlockConfig {
             }
             check_at_most(field, value, Self::MAX_MAGNITUDE)?;
         }
-        let weights = [
-            ("weights.separation", self.weights.separation),
-            ("weights.alignment", self.weights.alignment),
-            ("weights.cohesion", self.weights.cohesion),
-        ];
-        for (field, value) in weights {
-            check_finite(field, value)?;
-            if value.abs() > Self::MAX_WEIGHT {
-                return Err(ConfigError::new(
-                    field,
-                    value,
-                    "must be between -1e6 and 1e6 (FlockConfig::MAX_WEIGHT)",
-                ));
-            }
-        }
+        self.weights.validate()?;
         let positive = [
             ("max_speed", self.max_speed),
             ("max_force", self.max_force),
