@@ -20,16 +20,23 @@ pub fn integrate(
 /// Applies the speed mode to a velocity.
 #[inline]
 pub fn limit_speed(velocity: Vector, config: &FlockConfig) -> Vector {
+    limit_speed_to(velocity, config.speed_mode, config.max_speed)
+}
+
+/// Applies a speed mode with its own `max_speed` to a velocity: for vehicles with limits of
+/// their own (the plugin's `MotionLimits` clamps with `SpeedMode::Clamp { min_speed: 0.0 }`).
+/// Whatever the velocity, the result is finite: one that is not finite comes to rest.
+#[inline]
+pub fn limit_speed_to(velocity: Vector, mode: SpeedMode, max_speed: f32) -> Vector {
     let speed = velocity.length();
     if !speed.is_normal() && velocity != Vector::ZERO {
-        return limit_extreme_speed(velocity, config);
+        return limit_extreme_speed(velocity, mode, max_speed);
     }
-    match config.speed_mode {
-        SpeedMode::Constant => velocity.normalize_or_zero() * config.max_speed,
+    match mode {
+        SpeedMode::Constant => velocity.normalize_or_zero() * max_speed,
         SpeedMode::Clamp { min_speed } => {
-            let speed = velocity.length();
-            if speed > config.max_speed {
-                velocity * (config.max_speed / speed)
+            if speed > max_speed {
+                velocity * (max_speed / speed)
             } else if speed < min_speed && speed > 0.0 {
                 velocity * (min_speed / speed)
             } else {
@@ -45,7 +52,7 @@ pub fn limit_speed(velocity: Vector, config: &FlockConfig) -> Vector {
 /// largest component first gives the direction either way. A non-finite velocity, which valid
 /// settings never produce, comes to rest rather than spreading NaN.
 #[cold]
-fn limit_extreme_speed(velocity: Vector, config: &FlockConfig) -> Vector {
+fn limit_extreme_speed(velocity: Vector, mode: SpeedMode, max_speed: f32) -> Vector {
     // `max_element` skips NaN, so test every component.
     if !velocity.is_finite() {
         return Vector::ZERO;
@@ -53,11 +60,11 @@ fn limit_extreme_speed(velocity: Vector, config: &FlockConfig) -> Vector {
     let largest = velocity.abs().max_element();
     let scaled = velocity / largest;
     let speed = largest * scaled.length();
-    let target = match config.speed_mode {
-        SpeedMode::Constant => config.max_speed,
+    let target = match mode {
+        SpeedMode::Constant => max_speed,
         SpeedMode::Clamp { min_speed } => {
-            if speed > config.max_speed {
-                config.max_speed
+            if speed > max_speed {
+                max_speed
             } else if speed < min_speed {
                 min_speed
             } else {

@@ -154,7 +154,7 @@ pub fn rule_forces(
     constants: &StepConstants,
 ) -> RuleForces {
     let position = positions[me];
-    let velocity = velocities[me];
+    let velocity = usable_velocity(velocities[me]);
     let heading = velocity.normalize_or_zero();
     // The reference path sums in f64, so the vectorised f32 lanes of the grid are compared
     // against sums without their own rounding error.
@@ -188,7 +188,7 @@ pub fn rule_forces(
             counted = true;
         }
         if distance_squared < constants.alignment_radius_squared {
-            velocity_sum += velocities[other].as_dvec2();
+            velocity_sum += usable_velocity(velocities[other]).as_dvec2();
             sums.alignment_count += 1.0;
             counted = true;
         }
@@ -203,6 +203,19 @@ pub fn rule_forces(
     sums.velocity_sum = velocity_sum.as_vec2();
     sums.offset_sum = offset_sum.as_vec2();
     sums.into_forces(velocity, constants)
+}
+
+/// A velocity as the rules read it: one that is not finite (written by other code; the kernel
+/// never makes one) counts as rest, so it neither turns its own force into NaN nor poisons the
+/// alignment of every neighbour. (A position that is not finite is nobody's neighbour: its
+/// distance fails every radius test.)
+#[inline]
+pub(crate) fn usable_velocity(velocity: Vector) -> Vector {
+    if velocity.is_finite() {
+        velocity
+    } else {
+        Vector::ZERO
+    }
 }
 
 /// How much neighbour searching a step did, for statistics and benchmarks.

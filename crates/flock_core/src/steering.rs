@@ -346,6 +346,10 @@ pub fn combine(force_sum: Vector, max_force: f32, mass: f32) -> Vector {
 /// step to the one integration wants, with the heading turned by at most `max_turn_rate *
 /// dt` radians and the speed changed by at most `max_acceleration * dt`. A vehicle at rest
 /// may start off in any direction.
+///
+/// Never panics, and the result is always finite: a `previous` velocity that is not finite
+/// (written by other code) counts as rest, a `wanted` one that is not finite as a wish to stop,
+/// and a limit that is NaN or negative allows no change.
 pub fn limit_turn(
     previous: Vector,
     wanted: Vector,
@@ -353,27 +357,35 @@ pub fn limit_turn(
     max_acceleration: f32,
     dt: f32,
 ) -> Vector {
+    let finite_or_zero = |v: Vector| if v.is_finite() { v } else { Vector::ZERO };
+    let (previous, wanted) = (finite_or_zero(previous), finite_or_zero(wanted));
     let previous_speed = previous.length();
-    let max_change = max_acceleration * dt;
+    // `max` drops NaN: no bound below zero or NaN reaches the comparisons (`f32::clamp` would
+    // panic on a NaN bound).
+    let max_change = (max_acceleration * dt).max(0.0);
+    let max_turn = (max_turn_rate * dt).max(0.0);
     let speed = wanted
         .length()
-        .clamp(previous_speed - max_change, previous_speed + max_change)
+        .min(previous_speed + max_change)
+        .max(previous_speed - max_change)
         .max(0.0);
-    let Some(wanted_heading) = wanted.try_normalize() else {
+    let velocity = match (wanted.try_normalize(), previous.try_normalize()) {
         // No direction wanted: keep the heading, change only the speed.
-        return previous.normalize_or_zero() * speed;
+        (None, _) => previous.normalize_or_zero() * speed,
+        (Some(wanted_heading), None) => wanted_heading * speed,
+        (Some(wanted_heading), Some(previous_heading)) => {
+            let turn = previous_heading.angle_to(wanted_heading);
+            let heading = if turn.abs() <= max_turn {
+                wanted_heading
+            } else {
+                previous_heading.rotate(Vector::from_angle(max_turn.copysign(turn)))
+            };
+            heading * speed
+        }
     };
-    let Some(previous_heading) = previous.try_normalize() else {
-        return wanted_heading * speed;
-    };
-    let max_turn = max_turn_rate * dt;
-    let turn = previous_heading.angle_to(wanted_heading);
-    let heading = if turn.abs() <= max_turn {
-        wanted_heading
-    } else {
-        previous_heading.rotate(Vector::from_angle(max_turn.copysign(turn)))
-    };
-    heading * speed
+    // A speed beyond f32 (a finite velocity whose length overflows) is the only way left to
+    // a non-finite result.
+    finite_or_zero(velocity)
 }
 
 /// The tank group's settings (seed 002, second part: `TankGroup`).

@@ -3,12 +3,15 @@
 use kiddo::{ImmutableKdTree, SquaredEuclidean};
 
 use super::NeighbourIndex;
+use crate::edges::wrap_point;
 use crate::math::Vector;
 use crate::parallel::Executor;
 use crate::space::Space;
 
 /// A KD-tree (kiddo's immutable tree) over the snapshot. Periodic spaces are searched by
-/// querying the images of the query point that the radius reaches across the seams.
+/// querying the images of the query point that the radius reaches across the seams; points and
+/// queries are wrapped into the bounds first, so that one world either way is enough however far
+/// outside a position is (as in the grid).
 #[derive(Default)]
 pub struct KdTree {
     tree: Option<ImmutableKdTree<f32, 2>>,
@@ -34,7 +37,7 @@ impl NeighbourIndex for KdTree {
         _executor: &impl Executor,
     ) {
         self.points.clear();
-        self.points.extend(positions.iter().map(|p| p.to_array()));
+        self.points.extend(positions.iter().map(|&p| tree_point(p, space).to_array()));
         self.space = Some(*space);
         // kiddo refuses to build over no points; an empty flock simply has no tree.
         self.tree = if self.points.is_empty() {
@@ -49,8 +52,12 @@ impl NeighbourIndex for KdTree {
         let (Some(tree), Some(space)) = (&self.tree, &self.space) else {
             return;
         };
+        if !point.is_finite() {
+            // Nothing is at a finite distance from it.
+            return;
+        }
         let mut images = [Vector::ZERO; 9];
-        let image_count = space.query_images(point, radius, &mut images);
+        let image_count = space.query_images(tree_point(point, space), radius, &mut images);
         for image in &images[..image_count] {
             tree.query(&image.to_array())
                 .within::<SquaredEuclidean<f32>>(radius * radius)
@@ -61,5 +68,18 @@ impl NeighbourIndex for KdTree {
         // dedup drops a boid reached through two images in a world smaller than the radius.
         out.sort_unstable();
         out.dedup();
+    }
+}
+
+/// Where the tree keeps a position: wrapped into the bounds in a periodic space. One that is
+/// not finite, which is nobody's neighbour, is kept at the origin instead of handing kiddo a
+/// NaN: the kernel measures every candidate, so it is only ever a candidate that is skipped.
+fn tree_point(position: Vector, space: &Space) -> Vector {
+    if !position.is_finite() {
+        Vector::ZERO
+    } else if space.periodic {
+        wrap_point(position, &space.bounds)
+    } else {
+        position
     }
 }

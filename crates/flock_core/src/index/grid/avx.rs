@@ -10,7 +10,7 @@ pub(super) use x86::{accumulate_runs, available};
 mod x86 {
     use std::arch::x86_64::*;
 
-    use super::super::sse::FAR_AWAY;
+    use super::super::sse::EMPTY;
     use super::{BoidQuery, RuleSums, Run, Sorted};
     use crate::math::Vector;
 
@@ -111,8 +111,8 @@ mod x86 {
         let done = run.start + whole;
         if done < run.end {
             // The last, partial batch: load the eight slots that end the run (reaching back
-            // into slots already done, or before the run) and move the lanes that are not
-            // this batch's far away, where they count for nothing.
+            // into slots already done, or before the run) and put the lanes that are not
+            // this batch's at the EMPTY position, where they count for nothing.
             let Some(first) = run.end.checked_sub(LANES) else {
                 add_padded::<FIELD_OF_VIEW>(lanes, sorted, done, run.end, origin);
                 return;
@@ -122,9 +122,9 @@ mod x86 {
                 _mm256_setr_ps(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0),
                 _mm256_set1_ps((done - first) as f32),
             );
-            let far = _mm256_set1_ps(FAR_AWAY);
-            let x = _mm256_blendv_ps(far, load(&sorted.xs[slots.clone()]), keep);
-            let y = _mm256_blendv_ps(far, load(&sorted.ys[slots.clone()]), keep);
+            let empty = _mm256_set1_ps(EMPTY);
+            let x = _mm256_blendv_ps(empty, load(&sorted.xs[slots.clone()]), keep);
+            let y = _mm256_blendv_ps(empty, load(&sorted.ys[slots.clone()]), keep);
             let vx = load(&sorted.vxs[slots.clone()]);
             let vy = load(&sorted.vys[slots]);
             add::<FIELD_OF_VIEW>(lanes, [x, y, vx, vy], origin);
@@ -142,7 +142,7 @@ mod x86 {
         origin: (__m256, __m256),
     ) {
         let columns = [sorted.xs, sorted.ys, sorted.vxs, sorted.vys];
-        let fills = [FAR_AWAY, FAR_AWAY, 0.0, 0.0];
+        let fills = [EMPTY, EMPTY, 0.0, 0.0];
         let mut padded = [[0.0f32; LANES]; 4];
         for ((lane, values), fill) in padded.iter_mut().zip(columns).zip(fills) {
             *lane = [fill; LANES];
@@ -184,10 +184,13 @@ mod x86 {
         let separation = inside(lanes.separation_squared);
         let alignment = inside(lanes.alignment_squared);
         let cohesion = inside(lanes.cohesion_squared);
-        // A mask is all ones or all zeros per lane: `and` keeps a value or zeroes it.
-        let inverse = _mm256_and_ps(separation, _mm256_div_ps(one, distance_squared));
-        lanes.away_x = _mm256_sub_ps(lanes.away_x, _mm256_mul_ps(dx, inverse));
-        lanes.away_y = _mm256_sub_ps(lanes.away_y, _mm256_mul_ps(dy, inverse));
+        // A mask is all ones or all zeros per lane: `and` keeps a value or zeroes it. It masks
+        // the product, not the factor: `inf * 0` is NaN for a slot whose position is not finite.
+        let inverse = _mm256_div_ps(one, distance_squared);
+        let away_x = _mm256_and_ps(separation, _mm256_mul_ps(dx, inverse));
+        let away_y = _mm256_and_ps(separation, _mm256_mul_ps(dy, inverse));
+        lanes.away_x = _mm256_sub_ps(lanes.away_x, away_x);
+        lanes.away_y = _mm256_sub_ps(lanes.away_y, away_y);
         lanes.separation = _mm256_add_ps(lanes.separation, _mm256_and_ps(separation, one));
         lanes.velocity_x = _mm256_add_ps(lanes.velocity_x, _mm256_and_ps(alignment, vx));
         lanes.velocity_y = _mm256_add_ps(lanes.velocity_y, _mm256_and_ps(alignment, vy));

@@ -116,15 +116,11 @@ mod x86 {
             start += LANES;
         }
         if start < run.end {
-            // The last, partial batch: load the sixteen slots that end the run, or the first
-            // sixteen of a smaller flock, and mask off every lane outside `start..run.end`.
-            let first = run.end.saturating_sub(LANES);
-            let available = sorted.xs.len() - first;
+            // The last, partial batch: only the lanes of the slots `start..run.end` are loaded,
+            // the others are zero and masked off, so no slot outside the run is read.
+            let keep = ((1u32 << (run.end - start)) - 1) as u16;
             let batch = [sorted.xs, sorted.ys, sorted.vxs, sorted.vys]
-                .map(|column| load_partial(&column[first..], available.min(LANES)));
-            let below_start = (1u32 << (start - first)) - 1;
-            let past_end = !((1u32 << (run.end - first)) - 1);
-            let keep = !(below_start | past_end) as u16;
+                .map(|column| load_masked(&column[start..run.end], keep));
             add::<FIELD_OF_VIEW>(lanes, batch, origin, keep);
         }
     }
@@ -159,9 +155,13 @@ mod x86 {
         let separation = inside(lanes.separation_squared);
         let alignment = inside(lanes.alignment_squared);
         let cohesion = inside(lanes.cohesion_squared);
+        // The subtraction is masked, not the factor: `inf * 0` is NaN for a slot whose
+        // position is not finite.
         let inverse = _mm512_maskz_div_ps(separation, one, distance_squared);
-        lanes.away_x = _mm512_sub_ps(lanes.away_x, _mm512_mul_ps(dx, inverse));
-        lanes.away_y = _mm512_sub_ps(lanes.away_y, _mm512_mul_ps(dy, inverse));
+        let away_x = _mm512_mul_ps(dx, inverse);
+        let away_y = _mm512_mul_ps(dy, inverse);
+        lanes.away_x = _mm512_mask_sub_ps(lanes.away_x, separation, lanes.away_x, away_x);
+        lanes.away_y = _mm512_mask_sub_ps(lanes.away_y, separation, lanes.away_y, away_y);
         lanes.separation = _mm512_mask_add_ps(lanes.separation, separation, lanes.separation, one);
         lanes.velocity_x = _mm512_mask_add_ps(lanes.velocity_x, alignment, lanes.velocity_x, vx);
         lanes.velocity_y = _mm512_mask_add_ps(lanes.velocity_y, alignment, lanes.velocity_y, vy);
@@ -180,14 +180,13 @@ mod x86 {
         unsafe { _mm512_loadu_ps(values.as_ptr()) }
     }
 
-    /// The first `count` (at most sixteen) values, zeros in the other lanes.
+    /// The values of the lanes set in `mask`, zeros in the others.
     #[target_feature(enable = "avx512f")]
     #[inline]
-    fn load_partial(values: &[f32], count: usize) -> __m512 {
-        assert!(count <= LANES && count <= values.len());
-        let mask = ((1u32 << count) - 1) as u16;
-        // SAFETY: only the first `count` lanes are read, and `values` holds that many f32; a
-        // masked-off lane touches no memory.
+    fn load_masked(values: &[f32], mask: __mmask16) -> __m512 {
+        assert!(values.len() >= LANES - mask.leading_zeros() as usize);
+        // SAFETY: only the lanes set in `mask` are read, the highest of which is inside
+        // `values`; a masked-off lane touches no memory.
         unsafe { _mm512_maskz_loadu_ps(mask, values.as_ptr()) }
     }
 }

@@ -95,6 +95,27 @@ struct Layout {
 /// The most cells per boid: a sparse world gets bigger cells rather than a huge empty grid.
 const MAX_CELLS_PER_BOID: usize = 4;
 
+/// The fewest cells a grid may have, however few boids, so small flocks keep a useful grid.
+const MIN_CELLS: usize = 16;
+
+/// At most `max_cells` columns and rows together, from the `columns` x `rows` that cells one
+/// query radius wide would need (either may be huge or infinite: boids spread along a line, or
+/// a tiny radius over a wide world). Each axis is first capped on its own, so an extent along
+/// one axis alone can't ask for billions of cells, then both shrink by the same factor so cells
+/// stay as square as they can.
+fn fit_cells(columns: f64, rows: f64, max_cells: usize) -> (u32, u32) {
+    let max = max_cells as f64;
+    let columns = columns.clamp(1.0, max);
+    let rows = rows.clamp(1.0, max);
+    let shrink = (columns * rows / max).sqrt();
+    let (columns, rows) = if shrink > 1.0 {
+        ((columns / shrink).floor(), (rows / shrink).floor())
+    } else {
+        (columns, rows)
+    };
+    (columns.max(1.0) as u32, rows.max(1.0) as u32)
+}
+
 impl Layout {
     fn new(positions: &[Vector], space: &Space, query_radius: f32) -> Self {
         let radius = if query_radius.is_finite() && query_radius > 0.0 {
@@ -103,21 +124,25 @@ impl Layout {
             // No rule reaches anywhere; any cell size is correct.
             1.0
         };
-        let max_cells = (positions.len() * MAX_CELLS_PER_BOID).max(16) as f32;
+        let max_cells = positions
+            .len()
+            .saturating_mul(MAX_CELLS_PER_BOID)
+            .clamp(MIN_CELLS, u32::MAX as usize / 2);
+        let radius_f64 = f64::from(radius);
         if space.periodic {
+            // The world is cut into whole cells, each at least the radius wide, so the seam
+            // falls on a cell edge.
             let size = space.bounds.size();
-            let mut columns = (size.x / radius).floor().max(1.0);
-            let mut rows = (size.y / radius).floor().max(1.0);
-            let shrink = (columns * rows / max_cells).sqrt();
-            if shrink > 1.0 {
-                columns = (columns / shrink).floor().max(1.0);
-                rows = (rows / shrink).floor().max(1.0);
-            }
+            let (columns, rows) = fit_cells(
+                (f64::from(size.x) / radius_f64).floor(),
+                (f64::from(size.y) / radius_f64).floor(),
+                max_cells,
+            );
             Self {
                 origin: space.bounds.min,
-                cell_size: size / Vector::new(columns, rows),
-                columns: columns as u32,
-                rows: rows as u32,
+                cell_size: size / Vector::new(columns as f32, rows as f32),
+                columns,
+                rows,
                 periodic: true,
                 world_size: size,
             }
@@ -137,24 +162,24 @@ impl Layout {
                     ..Self::default()
                 };
             }
-            let extent = (max - min).max(Vector::splat(f32::MIN_POSITIVE));
-            let mut cell = radius;
-            let cells = |cell: f32| {
-                (
-                    (extent.x / cell).ceil().max(1.0),
-                    (extent.y / cell).ceil().max(1.0),
-                )
-            };
-            let (columns, rows) = cells(cell);
-            if columns * rows > max_cells {
-                cell *= (columns * rows / max_cells).sqrt();
-            }
-            let (columns, rows) = cells(cell);
+            // In f64: the extent of boids near both ends of f32's range overflows f32.
+            let extent = max.as_dvec2() - min.as_dvec2();
+            let (columns, rows) = fit_cells(
+                (extent.x / radius_f64).ceil(),
+                (extent.y / radius_f64).ceil(),
+                max_cells,
+            );
+            // Fewer cells than the radius asks for are wider than it; boids past the last
+            // cell (rounding) are clamped into the border cells, which only adds candidates.
+            let cell_size = Vector::new(
+                ((extent.x / f64::from(columns)) as f32).max(radius),
+                ((extent.y / f64::from(rows)) as f32).max(radius),
+            );
             Self {
                 origin: min,
-                cell_size: Vector::splat(cell),
-                columns: columns as u32,
-                rows: rows as u32,
+                cell_size,
+                columns,
+                rows,
                 periodic: false,
                 world_size: Vector::ZERO,
             }
@@ -233,7 +258,9 @@ impl NeighbourIndex for Grid {
                 .iter_mut()
                 .zip(positions.iter().enumerate().skip(start))
             {
-                let position = if layout.periodic {
+                // A position that is not finite stays so: wrapping would move it to an edge,
+                // where the lanes would count it as a neighbour.
+                let position = if layout.periodic && position.is_finite() {
                     wrap_point(*position, &space.bounds)
                 } else {
                     *position

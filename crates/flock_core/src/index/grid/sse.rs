@@ -9,9 +9,10 @@ use crate::rules::RuleSums;
 
 const LANES: usize = 4;
 
-/// Where empty lanes of the last, partial batch of a run sit: far enough that they are
-/// nobody's neighbour, near enough that their squared distance stays finite.
-pub(super) const FAR_AWAY: f32 = 1e15;
+/// The position of empty lanes in the last, partial batch of a run: NaN, whose distance fails
+/// every comparison, so it is nobody's neighbour wherever the boid is (a finite "far away" spot
+/// would be somebody's neighbour in a world without edges), and every sum masks its products.
+pub(super) const EMPTY: f32 = f32::NAN;
 
 /// Sums the rules over every candidate of `runs`.
 pub(super) fn accumulate_runs(sorted: &Sorted, runs: &[Run], query: &BoidQuery) -> RuleSums {
@@ -88,18 +89,18 @@ impl Lanes {
         let done = run.start + whole;
         if done < run.end {
             // The last, partial batch: load the four slots that end the run (reaching back
-            // into slots already done, or before the run) and move the lanes that are not
-            // this batch's far away, where they count for nothing.
+            // into slots already done, or before the run) and put the lanes that are not
+            // this batch's at the EMPTY position, where they count for nothing.
             let Some(first) = run.end.checked_sub(LANES) else {
                 self.add_padded::<FIELD_OF_VIEW>(sorted, done, run.end, origin, constants);
                 return;
             };
             let slots = first..run.end;
             let keep = Vec4::new(0.0, 1.0, 2.0, 3.0).cmpge(Vec4::splat((done - first) as f32));
-            let far = Vec4::splat(FAR_AWAY);
+            let empty = Vec4::splat(EMPTY);
             let batch = [
-                Vec4::select(keep, Vec4::from_slice(&sorted.xs[slots.clone()]), far),
-                Vec4::select(keep, Vec4::from_slice(&sorted.ys[slots.clone()]), far),
+                Vec4::select(keep, Vec4::from_slice(&sorted.xs[slots.clone()]), empty),
+                Vec4::select(keep, Vec4::from_slice(&sorted.ys[slots.clone()]), empty),
                 Vec4::from_slice(&sorted.vxs[slots.clone()]),
                 Vec4::from_slice(&sorted.vys[slots]),
             ];
@@ -118,7 +119,7 @@ impl Lanes {
         constants: &Constants,
     ) {
         let columns = [sorted.xs, sorted.ys, sorted.vxs, sorted.vys];
-        let fills = [FAR_AWAY, FAR_AWAY, 0.0, 0.0];
+        let fills = [EMPTY, EMPTY, 0.0, 0.0];
         let mut batch = [Vec4::ZERO; 4];
         for ((lane, values), fill) in batch.iter_mut().zip(columns).zip(fills) {
             let mut padded = [fill; LANES];
@@ -150,9 +151,11 @@ impl Lanes {
         let separation = counts & distance_squared.cmplt(constants.separation_squared);
         let alignment = counts & distance_squared.cmplt(constants.alignment_squared);
         let cohesion = counts & distance_squared.cmplt(constants.cohesion_squared);
-        let inverse = Vec4::select(separation, Vec4::ONE / distance_squared, Vec4::ZERO);
-        self.away_x -= dx * inverse;
-        self.away_y -= dy * inverse;
+        // Mask the product, not the factor: a slot whose position is not finite has an
+        // infinite or NaN `dx`, and `inf * 0` is NaN, which would poison every sum it meets.
+        let inverse = Vec4::ONE / distance_squared;
+        self.away_x -= Vec4::select(separation, dx * inverse, Vec4::ZERO);
+        self.away_y -= Vec4::select(separation, dy * inverse, Vec4::ZERO);
         self.separation += ones(separation);
         self.velocity_x += Vec4::select(alignment, *vx, Vec4::ZERO);
         self.velocity_y += Vec4::select(alignment, *vy, Vec4::ZERO);

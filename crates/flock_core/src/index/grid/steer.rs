@@ -11,7 +11,7 @@ use super::{avx, avx512};
 use crate::config::RuleWeights;
 use crate::math::Vector;
 use crate::parallel::{Executor, chunk_len_for, fill};
-use crate::rules::{NeighbourStats, RuleSums, StepConstants, compute_forces};
+use crate::rules::{NeighbourStats, RuleSums, StepConstants, compute_forces, usable_velocity};
 
 /// Boids whose sums are gathered before their forces are computed.
 const BLOCK: usize = 32;
@@ -176,13 +176,10 @@ impl Grid {
         self.vys.resize(count, 0.0);
         self.sorted_weights.resize(count, RuleWeights::default());
         self.sorted_forces.resize(count, Vector::ZERO);
+        let velocity = |slot: usize| usable_velocity(velocities[order[slot] as usize]);
         let boid = |slot: usize| order[slot] as usize;
-        fill(executor, &mut self.vxs, chunk_len, |slot| {
-            velocities[boid(slot)].x
-        });
-        fill(executor, &mut self.vys, chunk_len, |slot| {
-            velocities[boid(slot)].y
-        });
+        fill(executor, &mut self.vxs, chunk_len, |slot| velocity(slot).x);
+        fill(executor, &mut self.vys, chunk_len, |slot| velocity(slot).y);
         fill(executor, &mut self.sorted_weights, chunk_len, |slot| {
             weights[boid(slot)]
         });
