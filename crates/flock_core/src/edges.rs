@@ -3,9 +3,14 @@
 use crate::config::{Bounds, EdgeMode};
 use crate::math::Vector;
 
-/// Applies the edge rule to one boid.
+/// Applies the edge rule to one boid. A coordinate that is not finite (written by other code;
+/// valid settings never make one) goes to the centre of the bounds whatever the mode, so the
+/// boid comes back rather than staying lost, even without edges.
 #[inline]
 pub fn apply_edge(mode: EdgeMode, bounds: &Bounds, position: &mut Vector, velocity: &mut Vector) {
+    if !position.is_finite() {
+        *position = bring_back(*position, bounds);
+    }
     match mode {
         EdgeMode::Wrap => *position = wrap_point(*position, bounds),
         EdgeMode::Bounce => bounce(position, velocity, bounds),
@@ -36,6 +41,13 @@ fn wrap_coordinate(value: f32, min: f32, max: f32) -> f32 {
     } else {
         (min + offset).min(max)
     }
+}
+
+/// `position` with each coordinate that is not finite replaced by the bounds' centre's.
+#[cold]
+fn bring_back(position: Vector, bounds: &Bounds) -> Vector {
+    let centre = bounds.center();
+    Vector::select(position.is_finite_mask(), position, centre)
 }
 
 /// Reflects a boid that left the bounds back in, pointing its velocity inwards (seed 001).
@@ -90,6 +102,22 @@ mod tests {
         apply_edge(EdgeMode::Bounce, &bounds(), &mut position, &mut velocity);
         assert!((position - Vector::new(9.5, -4.5)).length() < 1e-5);
         assert_eq!(velocity, Vector::new(-2.0, 1.0));
+    }
+
+    #[test]
+    fn a_coordinate_that_is_not_finite_comes_back_to_the_centre_in_every_mode() {
+        for mode in [EdgeMode::Wrap, EdgeMode::Bounce, EdgeMode::Free] {
+            for (bad, expected) in [
+                (Vector::new(f32::NAN, 3.0), Vector::new(0.0, 3.0)),
+                (Vector::new(2.0, f32::INFINITY), Vector::new(2.0, 0.0)),
+                (Vector::splat(f32::NEG_INFINITY), Vector::ZERO),
+            ] {
+                let mut position = bad;
+                let mut velocity = Vector::X;
+                apply_edge(mode, &bounds(), &mut position, &mut velocity);
+                assert_eq!(position, expected, "{mode:?}: {bad}");
+            }
+        }
     }
 
     #[test]

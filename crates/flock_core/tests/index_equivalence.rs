@@ -532,7 +532,10 @@ fn a_non_finite_boid_changes_no_neighbours_force_on_any_lane_width() {
             ) else {
                 continue;
             };
-            assert!(forces.iter().all(|f| f.is_finite()), "{lanes:?}: {forces:?}");
+            assert!(
+                forces.iter().all(|f| f.is_finite()),
+                "{lanes:?}: {forces:?}"
+            );
             for (i, (f, c)) in forces[4..].iter().zip(&clean_forces).enumerate() {
                 assert!(
                     (*f - *c).length() <= tolerance,
@@ -719,11 +722,7 @@ fn the_grid_stays_within_its_cell_budget_whatever_the_extent() {
         ),
         (
             "wrapping world 2e9 square, radius 1e-3",
-            with_radius(
-                1e-3,
-                EdgeMode::Wrap,
-                Bounds::centered(Vector::splat(2e9)),
-            ),
+            with_radius(1e-3, EdgeMode::Wrap, Bounds::centered(Vector::splat(2e9))),
             pairs(200, 1e-3, square(10.0), 84),
         ),
     ];

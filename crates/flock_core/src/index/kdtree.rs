@@ -37,7 +37,8 @@ impl NeighbourIndex for KdTree {
         _executor: &impl Executor,
     ) {
         self.points.clear();
-        self.points.extend(positions.iter().map(|&p| tree_point(p, space).to_array()));
+        self.points
+            .extend(positions.iter().map(|&p| tree_point(p, space).to_array()));
         self.space = Some(*space);
         // kiddo refuses to build over no points; an empty flock simply has no tree.
         self.tree = if self.points.is_empty() {

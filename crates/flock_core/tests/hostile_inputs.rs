@@ -1,0 +1,104 @@
+//! The kernel's free functions given what other code might hand them: values that are not
+//! finite, huge, negative or contradictory. None may panic, and none may return a value that
+//! is not finite.
+
+use flock_core::steering::limit_turn;
+use flock_core::{SpeedMode, Vector, limit_speed_to};
+
+const BAD_VECTORS: [Vector; 6] = [
+    Vector::new(f32::NAN, 0.0),
+    Vector::new(0.0, f32::NAN),
+    Vector::new(f32::INFINITY, 1.0),
+    Vector::new(1.0, f32::NEG_INFINITY),
+    Vector::splat(f32::MAX),
+    Vector::splat(-1e30),
+];
+
+const BAD_NUMBERS: [f32; 7] = [
+    f32::NAN,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    -1.0,
+    0.0,
+    f32::MAX,
+    1e-30,
+];
+
+#[test]
+fn limit_turn_never_panics_and_stays_finite() {
+    // `f32::clamp` with bounds from a NaN previous speed panicked: a `TurnRate` boid given
+    // `Velocity(NaN)` brought the whole app down on the next step.
+    let ordinary = [Vector::ZERO, Vector::new(3.0, 4.0), Vector::new(-1.0, 0.0)];
+    let vectors: Vec<Vector> = ordinary.iter().chain(&BAD_VECTORS).copied().collect();
+    let numbers: Vec<f32> = [1.0, 0.5].iter().chain(&BAD_NUMBERS).copied().collect();
+    for &previous in &vectors {
+        for &wanted in &vectors {
+            for &rate in &numbers {
+                for &acceleration in &numbers {
+                    for &dt in &numbers {
+                        let v = limit_turn(previous, wanted, rate, acceleration, dt);
+                        assert!(
+                            v.is_finite(),
+                            "limit_turn({previous}, {wanted}, {rate}, {acceleration}, {dt}) = {v}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn limit_turn_treats_a_non_finite_previous_velocity_as_rest() {
+    // From rest a vehicle may start off in any direction, at up to one step's acceleration.
+    for previous in [Vector::new(f32::NAN, 0.0), Vector::new(f32::INFINITY, 1.0)] {
+        let v = limit_turn(previous, Vector::new(0.0, 10.0), 1.0, 2.0, 0.5);
+        assert_eq!(v, Vector::new(0.0, 1.0), "from {previous}");
+    }
+    // A wanted velocity that is not finite is a wish to stop: the heading stays, the speed
+    // drops by at most one step's change.
+    let v = limit_turn(
+        Vector::new(3.0, 0.0),
+        Vector::new(f32::NAN, 1.0),
+        1.0,
+        2.0,
+        0.5,
+    );
+    assert_eq!(v, Vector::new(2.0, 0.0));
+    // Limits that are NaN or negative allow no change at all.
+    let v = limit_turn(
+        Vector::new(3.0, 0.0),
+        Vector::new(0.0, 5.0),
+        f32::NAN,
+        -1.0,
+        0.5,
+    );
+    assert_eq!(v, Vector::new(3.0, 0.0));
+}
+
+#[test]
+fn limit_speed_to_sanitises_like_the_flocks_speed_modes() {
+    // `MotionLimits` clamps through this; `clamp_length_max` passed NaN through and turned an
+    // infinite component into NaN.
+    let clamp = SpeedMode::Clamp { min_speed: 0.0 };
+    for velocity in BAD_VECTORS {
+        for mode in [clamp, SpeedMode::Constant] {
+            let limited = limit_speed_to(velocity, mode, 5.0);
+            assert!(
+                limited.is_finite() && limited.length() <= 5.0 * (1.0 + 1e-6),
+                "{velocity} under {mode:?}: {limited}"
+            );
+        }
+    }
+    // A finite velocity too long for f32's squares keeps its heading.
+    let huge = limit_speed_to(Vector::new(f32::MAX, 0.0), clamp, 5.0);
+    assert_eq!(huge, Vector::new(5.0, 0.0));
+    assert_eq!(
+        limit_speed_to(Vector::new(f32::NAN, 1.0), clamp, 5.0),
+        Vector::ZERO
+    );
+    assert_eq!(
+        limit_speed_to(Vector::new(3.0, 0.0), clamp, 5.0),
+        Vector::new(3.0, 0.0)
+    );
+}
