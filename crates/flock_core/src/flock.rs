@@ -138,7 +138,10 @@ impl Flock {
     }
 
     /// The last part: integration with the forces of [`Flock::compute_forces`], then edges.
+    /// A `dt` that is negative or not finite counts as zero: it would otherwise turn every
+    /// position into NaN (or run time backwards).
     pub fn move_boids(&mut self, config: &FlockConfig, dt: f32, executor: &impl Executor) {
+        let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
         let forces = &self.forces;
         let chunk_len = chunk_len_for(self.positions.len(), executor.threads());
         executor.for_each_chunk_pair(

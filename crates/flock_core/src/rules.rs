@@ -131,8 +131,13 @@ impl RuleSums {
         // A rule acts only with neighbours in its radius; separation also needs a non-zero
         // push (seed 002: `if (steer.magnitude > 0)`), while alignment and cohesion with a zero
         // average steer to a stop, as the seeds' formulas do.
-        let acts =
-            counts.cmpgt(Vec4::ZERO) & (has_direction | BVec4A::new(false, true, true, false));
+        // A sum beyond f32 (neighbours whose velocities other code made absurdly large but
+        // finite) has an infinite length and gives `inf * 0`: such a rule gives no force rather
+        // than NaN.
+        let finite = (force_x * scale).is_finite_mask() & (force_y * scale).is_finite_mask();
+        let acts = counts.cmpgt(Vec4::ZERO)
+            & (has_direction | BVec4A::new(false, true, true, false))
+            & finite;
         let force_x = Vec4::select(acts, force_x * scale, Vec4::ZERO);
         let force_y = Vec4::select(acts, force_y * scale, Vec4::ZERO);
         RuleForces {

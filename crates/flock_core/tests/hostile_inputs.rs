@@ -102,3 +102,61 @@ fn limit_speed_to_sanitises_like_the_flocks_speed_modes() {
         Vector::new(3.0, 0.0)
     );
 }
+
+#[test]
+fn a_step_of_no_finite_length_moves_nothing() {
+    use flock_core::{Flock, FlockConfig};
+    let config = FlockConfig::default();
+    for dt in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -1.0] {
+        let mut flock = Flock::random(50, &config, 3);
+        let before = flock.positions().to_vec();
+        flock.step(&config, dt);
+        assert_eq!(flock.positions(), &before[..], "dt {dt}");
+        assert!(flock.velocities().iter().all(|v| v.is_finite()), "dt {dt}");
+    }
+}
+
+#[test]
+fn neighbours_with_velocities_near_f32_max_give_no_nan_on_any_index() {
+    use flock_core::{AnyIndex, FlockConfig, IndexKind, NeighbourIndex, Serial, StepConstants};
+    // Other code may write a velocity that is finite but absurd: two of them summed overflow
+    // f32, and the direction of an infinite sum is NaN.
+    let config = FlockConfig::default();
+    let constants = StepConstants::new(&config);
+    let positions = [
+        Vector::ZERO,
+        Vector::new(3.0, 0.0),
+        Vector::new(0.0, 3.0),
+        Vector::new(-3.0, -3.0),
+    ];
+    let velocities = [
+        Vector::X,
+        Vector::splat(f32::MAX),
+        Vector::splat(f32::MAX),
+        Vector::new(-f32::MAX, 1.0),
+    ];
+    let weights = [config.weights; 4];
+    for kind in [IndexKind::Grid, IndexKind::KdTree, IndexKind::BruteForce] {
+        let mut index = AnyIndex::new(kind);
+        index.rebuild(
+            &positions,
+            &constants.space,
+            constants.query_radius,
+            &Serial,
+        );
+        let mut forces = [Vector::NAN; 4];
+        index.compute_forces(
+            &constants,
+            &positions,
+            &velocities,
+            &weights,
+            &mut forces,
+            &Serial,
+        );
+        for (i, force) in forces.iter().enumerate() {
+            assert!(force.is_finite(), "{kind:?}: boid {i}: {force}");
+        }
+        // Separation and cohesion still act on the ordinary boid.
+        assert_ne!(forces[0], Vector::ZERO, "{kind:?}");
+    }
+}
