@@ -17,7 +17,7 @@ use crate::memory;
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     /// Flock sizes for the kernel table (k and M suffixes: 10k, 1M).
-    #[arg(long, value_delimiter = ',', default_value = "1k,10k,100k,1M", value_parser = parse_count)]
+    #[arg(long, value_delimiter = ',', default_value = "1k,10k,100k,1M", value_parser = parse_boid_count)]
     sizes: Vec<usize>,
     /// Average neighbour counts; the world's density is chosen to give each.
     #[arg(long, value_delimiter = ',', default_value = "8,32,128")]
@@ -32,7 +32,7 @@ pub struct BenchArgs {
     #[arg(long, value_delimiter = ',', default_value = "10k,100k,1M", value_parser = parse_count_or_none)]
     app_sizes: Vec<usize>,
     /// Threads that step the flock (default: one per core).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
     /// Untimed steps before measuring.
     #[arg(long, default_value_t = 3)]
@@ -44,7 +44,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 2.0)]
     seconds: f64,
     /// Also report peak memory per boid (kernel and app, fresh processes) at this size.
-    #[arg(long, value_parser = parse_count)]
+    #[arg(long, value_parser = parse_boid_count)]
     memory: Option<usize>,
     /// Seed of the random initial flocks.
     #[arg(long, default_value_t = 1)]
@@ -335,11 +335,39 @@ pub fn parse_count(text: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("`{text}` is not a count (like 500, 10k or 1M)"))
 }
 
+/// A number of boids: a count (see [`parse_count`]) of at most
+/// [`FlockSettings::MAX_BOIDS`], so an absurd one is an error rather than an abort on
+/// allocation.
+pub fn parse_boid_count(text: &str) -> Result<usize, String> {
+    let count = parse_count(text)?;
+    if count > FlockSettings::MAX_BOIDS {
+        return Err(format!(
+            "{count} boids: at most {} (FlockSettings::MAX_BOIDS)",
+            FlockSettings::MAX_BOIDS
+        ));
+    }
+    Ok(count)
+}
+
+/// The most threads a subcommand starts: more would fail to start (a panic in the standard
+/// library or Bevy's task pool) long before it could help.
+pub const MAX_THREADS: usize = 1024;
+
+/// A thread count from 1 to [`MAX_THREADS`].
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(threads @ 1..=MAX_THREADS) => Ok(threads),
+        _ => Err(format!(
+            "`{text}` is not a thread count from 1 to {MAX_THREADS}"
+        )),
+    }
+}
+
 fn parse_count_or_none(text: &str) -> Result<usize, String> {
     if text.trim() == "none" {
         Ok(0)
     } else {
-        parse_count(text)
+        parse_boid_count(text)
     }
 }
 

@@ -70,6 +70,12 @@ pub fn parse_boids(text: &str) -> Result<(Vec<Vec2>, Vec<Vec2>), String> {
                     format!("line {line_number}: field `{name}`: `{field}` is not a finite number")
                 })?;
         }
+        if positions.len() == FlockSettings::MAX_BOIDS {
+            return Err(format!(
+                "line {line_number}: more than {} boids (FlockSettings::MAX_BOIDS)",
+                FlockSettings::MAX_BOIDS
+            ));
+        }
         positions.push(Vec2::new(values[0], values[1]));
         velocities.push(Vec2::new(values[2], values[3]));
     }
@@ -102,6 +108,68 @@ mod tests {
         let error = parse_boids("a,b\n").unwrap_err();
         assert!(error.starts_with("line 1: the header"), "{error}");
         assert!(parse_boids("").is_err());
+    }
+
+    #[test]
+    fn hostile_boids_files_are_refused_or_read_as_they_are() {
+        // Not finite, beyond f32 (parsed as infinity), empty fields, stray separators: errors
+        // naming the line and field.
+        for (text, needle) in [
+            ("x,y,vx,vy\ninf,0,0,0\n", "line 2: field `x`"),
+            ("x,y,vx,vy\n0,-inf,0,0\n", "line 2: field `y`"),
+            ("x,y,vx,vy\n0,0,1e39,0\n", "line 2: field `vx`"),
+            ("x,y,vx,vy\n0,0,0,\n", "line 2: field `vy`"),
+            ("x,y,vx,vy\n0,0,0,0,0\n", "line 2: 5 fields"),
+            ("x,y,vx,vy\n\n\n0;0;0;0\n", "line 4: 1 fields"),
+            ("\u{feff}x,y,vx,vy\n", "line 1: the header"),
+            ("y,x,vx,vy\n", "line 1: the header"),
+        ] {
+            let error = parse_boids(text).unwrap_err();
+            assert!(error.contains(needle), "{text:?}: {error}");
+        }
+        // Just the header: no boids, which is a valid (empty) flock. Huge but finite values and
+        // subnormals are valid positions and velocities: the kernel copes with them.
+        assert_eq!(parse_boids("x,y,vx,vy\n").unwrap().0.len(), 0);
+        let (positions, velocities) = parse_boids("x,y,vx,vy\n3.4e38,-3.4e38,1e-45,-0\n").unwrap();
+        assert_eq!(positions, vec![Vec2::new(3.4e38, -3.4e38)]);
+        assert_eq!(velocities, vec![Vec2::new(1e-45, -0.0)]);
+    }
+
+    #[test]
+    fn hostile_settings_files_name_the_problem() {
+        let with = |field: &str, value: &str| {
+            let text = ron::to_string(&FlockSettings::default()).unwrap();
+            let start = text
+                .find(&format!("{field}:"))
+                .expect("the field is in the RON");
+            let end = start + text[start..].find([',', ')']).unwrap();
+            format!("{}{field}:{value}{}", &text[..start], &text[end..])
+        };
+        for (text, needle) in [
+            (with("max_speed", "NaN"), "max_speed"),
+            (with("max_speed", "inf"), "max_speed"),
+            (with("max_force", "1e39"), "max_force"),
+            (with("mass", "0"), "mass"),
+            (with("cohesion_radius", "-1"), "cohesion_radius"),
+            (with("separation_radius", "2e9"), "separation_radius"),
+            (with("response_time", "1e-30"), "response_time"),
+            (with("view_angle_degrees", "0"), "view_angle_degrees"),
+            (with("max_boids", "0"), "max_boids"),
+            (with("max_boids", "18446744073709551615"), "max_boids"),
+            (with("max_boids", "18446744073709551616"), "1:"),
+            (with("min_speed", "1e9"), "min_speed"),
+            (with("separation", "-1e7"), "weights.separation"),
+            ("".to_string(), "1:"),
+            ("(config: ())".to_string(), "1:"),
+        ] {
+            let error = parse_settings(&text).unwrap_err();
+            assert!(error.contains(needle), "{text}: {error}");
+        }
+        // Contradictory bounds: min above max on either axis.
+        let mut settings = FlockSettings::default();
+        settings.config.bounds.min.x = settings.config.bounds.max.x + 1.0;
+        let error = parse_settings(&ron::to_string(&settings).unwrap()).unwrap_err();
+        assert!(error.contains("bounds"), "{error}");
     }
 
     #[test]

@@ -8,7 +8,7 @@ use bevy_flock::TaskPoolExecutor;
 use clap::{Args, ValueEnum};
 use flock_core::{Flock, IndexKind};
 
-use crate::bench::{bench_app, bench_config};
+use crate::bench::{bench_app, bench_config, parse_boid_count, parse_threads};
 
 /// What to measure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -33,9 +33,9 @@ impl Probe {
 pub struct ProbeArgs {
     #[arg(long, value_enum)]
     what: Probe,
-    #[arg(long)]
+    #[arg(long, value_parser = parse_boid_count)]
     count: usize,
-    #[arg(long)]
+    #[arg(long, value_parser = parse_threads)]
     threads: usize,
     #[arg(long)]
     seed: u64,

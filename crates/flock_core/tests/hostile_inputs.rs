@@ -160,3 +160,35 @@ fn neighbours_with_velocities_near_f32_max_give_no_nan_on_any_index() {
         assert_ne!(forces[0], Vector::ZERO, "{kind:?}");
     }
 }
+
+#[test]
+fn candidate_queries_of_hostile_points_and_radii_do_not_panic() {
+    use flock_core::{AnyIndex, Bounds, IndexKind, NeighbourIndex, Serial, Space};
+    // Behaviours ask the step's index with their own radii (a group's keep distance, a hunt's
+    // flee radius), which other code may set to anything.
+    let positions = [
+        Vector::ZERO,
+        Vector::new(1.0, 0.0),
+        Vector::new(f32::NAN, 0.0),
+    ];
+    for periodic in [false, true] {
+        let space = Space {
+            bounds: Bounds::centered(Vector::splat(10.0)),
+            periodic,
+        };
+        for kind in [IndexKind::Grid, IndexKind::KdTree, IndexKind::BruteForce] {
+            let mut index = AnyIndex::new(kind);
+            index.rebuild(&positions, &space, 2.0, &Serial);
+            let mut out = Vec::new();
+            for point in [Vector::ZERO, Vector::splat(f32::NAN), Vector::splat(1e30)] {
+                for radius in [f32::NAN, f32::INFINITY, -1.0, 0.0, 1e30, f32::MAX] {
+                    index.candidates(point, radius, &mut out);
+                    assert!(out.windows(2).all(|w| w[0] < w[1]), "{kind:?}");
+                }
+            }
+            // An infinite radius from an ordinary point reaches every finite boid.
+            index.candidates(Vector::ZERO, f32::INFINITY, &mut out);
+            assert!(out.contains(&0) && out.contains(&1), "{kind:?}: {out:?}");
+        }
+    }
+}

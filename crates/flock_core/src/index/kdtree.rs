@@ -53,8 +53,8 @@ impl NeighbourIndex for KdTree {
         let (Some(tree), Some(space)) = (&self.tree, &self.space) else {
             return;
         };
-        if !point.is_finite() {
-            // Nothing is at a finite distance from it.
+        if !point.is_finite() || radius.is_nan() {
+            // Nothing is at a finite distance from such a point, or within such a radius.
             return;
         }
         let mut images = [Vector::ZERO; 9];

@@ -317,7 +317,8 @@ impl NeighbourIndex for Grid {
     fn candidates(&self, point: Vector, radius: f32, out: &mut Vec<u32>) {
         out.clear();
         let layout = &self.layout;
-        if self.order.is_empty() {
+        if self.order.is_empty() || radius.is_nan() {
+            // Nobody is within a NaN radius.
             return;
         }
         let point = if layout.periodic {
