@@ -78,6 +78,7 @@ fn limit_extreme_speed(velocity: Vector, mode: SpeedMode, max_speed: f32) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::planar;
 
     #[test]
     fn constant_speed_renormalises() {
@@ -87,14 +88,8 @@ mod tests {
             ..FlockConfig::default()
         };
         let mut position = Vector::ZERO;
-        let mut velocity = Vector::new(0.1, 0.0);
-        integrate(
-            &config,
-            0.5,
-            &mut position,
-            &mut velocity,
-            Vector::new(0.0, 0.2),
-        );
+        let mut velocity = planar(0.1, 0.0);
+        integrate(&config, 0.5, &mut position, &mut velocity, planar(0.0, 0.2));
         assert!((velocity.length() - 2.0).abs() < 1e-6);
         assert!((position - velocity * 0.5).length() < 1e-6);
     }
@@ -106,12 +101,9 @@ mod tests {
             max_speed: 3.0,
             ..FlockConfig::default()
         };
-        assert!((limit_speed(Vector::new(10.0, 0.0), &config).length() - 3.0).abs() < 1e-6);
-        assert!((limit_speed(Vector::new(0.0, 0.1), &config).length() - 1.0).abs() < 1e-6);
-        assert_eq!(
-            limit_speed(Vector::new(2.0, 0.0), &config),
-            Vector::new(2.0, 0.0)
-        );
+        assert!((limit_speed(planar(10.0, 0.0), &config).length() - 3.0).abs() < 1e-6);
+        assert!((limit_speed(planar(0.0, 0.1), &config).length() - 1.0).abs() < 1e-6);
+        assert_eq!(limit_speed(planar(2.0, 0.0), &config), planar(2.0, 0.0));
         assert_eq!(limit_speed(Vector::ZERO, &config), Vector::ZERO);
     }
 
@@ -128,30 +120,24 @@ mod tests {
         };
         for config in [clamp, constant] {
             // Its squared length overflows f32: still slowed to max speed, heading kept.
-            let huge = limit_speed(Vector::new(3e30, -3e30), &config);
+            let huge = limit_speed(planar(3e30, -3e30), &config);
             assert!(
-                (huge - Vector::new(3.0, -3.0) / 2f32.sqrt()).length() < 1e-5,
+                (huge - planar(3.0, -3.0) / 2f32.sqrt()).length() < 1e-5,
                 "{huge}"
             );
             // Its squared length underflows to zero, yet it moves: sped up to the min (clamp)
             // or max (constant) speed.
-            let tiny = limit_speed(Vector::new(0.0, -1e-30), &config);
+            let tiny = limit_speed(planar(0.0, -1e-30), &config);
             let expected = match config.speed_mode {
                 SpeedMode::Constant => 3.0,
                 SpeedMode::Clamp { min_speed } => min_speed,
             };
-            assert!(
-                (tiny - Vector::new(0.0, -expected)).length() < 1e-6,
-                "{tiny}"
-            );
+            assert!((tiny - planar(0.0, -expected)).length() < 1e-6, "{tiny}");
             assert_eq!(
-                limit_speed(Vector::new(f32::INFINITY, 0.0), &config),
+                limit_speed(planar(f32::INFINITY, 0.0), &config),
                 Vector::ZERO
             );
-            assert_eq!(
-                limit_speed(Vector::new(f32::NAN, -5.0), &config),
-                Vector::ZERO
-            );
+            assert_eq!(limit_speed(planar(f32::NAN, -5.0), &config), Vector::ZERO);
         }
     }
 }

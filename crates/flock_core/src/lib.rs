@@ -51,7 +51,9 @@ pub use edges::{apply_edge, wrap_point};
 pub use flock::Flock;
 pub use index::{AnyIndex, BruteForce, Grid, KdTree, NeighbourIndex};
 pub use integrate::{integrate, limit_speed, limit_speed_to};
-pub use math::{Vector, limit_force};
+pub use math::{
+    DIMENSIONS, Vector, limit_force, planar, random_direction, random_point, world_size,
+};
 pub use parallel::{Executor, ScopedThreads, Serial};
 pub use rules::{NeighbourStats, RuleForces, RuleSums, StepConstants, compute_forces, rule_forces};
 pub use space::Space;

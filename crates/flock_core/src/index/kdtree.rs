@@ -1,12 +1,12 @@
-//! A KD-tree index on kiddo, rebuilt from scratch every step.
+//! A KD-tree index on kiddo (K = 2, or 3 in 3D), rebuilt from scratch every step.
 
 use kiddo::{ImmutableKdTree, SquaredEuclidean};
 
 use super::NeighbourIndex;
 use crate::edges::wrap_point;
-use crate::math::Vector;
+use crate::math::{DIMENSIONS, Vector};
 use crate::parallel::Executor;
-use crate::space::Space;
+use crate::space::{MAX_IMAGES, Space};
 
 /// A KD-tree (kiddo's immutable tree) over the snapshot. Periodic spaces are searched by
 /// querying the images of the query point that the radius reaches across the seams; points and
@@ -14,9 +14,9 @@ use crate::space::Space;
 /// outside a position is (as in the grid).
 #[derive(Default)]
 pub struct KdTree {
-    tree: Option<ImmutableKdTree<f32, 2>>,
+    tree: Option<ImmutableKdTree<f32, DIMENSIONS>>,
     space: Option<Space>,
-    points: Vec<[f32; 2]>,
+    points: Vec<[f32; DIMENSIONS]>,
 }
 
 impl std::fmt::Debug for KdTree {
@@ -57,7 +57,7 @@ impl NeighbourIndex for KdTree {
             // Nothing is at a finite distance from such a point, or within such a radius.
             return;
         }
-        let mut images = [Vector::ZERO; 9];
+        let mut images = [Vector::ZERO; MAX_IMAGES];
         let image_count = space.query_images(tree_point(point, space), radius, &mut images);
         for image in &images[..image_count] {
             tree.query(&image.to_array())
