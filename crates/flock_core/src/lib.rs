@@ -57,3 +57,8 @@ pub use math::{
 pub use parallel::{Executor, ScopedThreads, Serial};
 pub use rules::{NeighbourStats, RuleForces, RuleSums, StepConstants, compute_forces, rule_forces};
 pub use space::Space;
+
+// The README's code blocks are compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
