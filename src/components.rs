@@ -1,7 +1,7 @@
 //! The components of a boid.
 
 use bevy::prelude::*;
-use flock_core::RuleWeights;
+use flock_core::{RuleWeights, Vector};
 
 /// Marks an entity as a boid of the flock. Spawning it brings the rest: a [`Transform`] (the
 /// position is its translation), [`Velocity`], [`Acceleration`] and [`SteeringWeights`].
@@ -24,10 +24,11 @@ use flock_core::RuleWeights;
 #[require(Transform, Velocity, Acceleration, SteeringWeights)]
 pub struct Boid;
 
-/// A boid's velocity, world units per second.
+/// A boid's velocity, world units per second: a `Vec2` in `bevy_flock`, a `Vec3` in
+/// `bevy_flock3d`.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
 #[reflect(Component, Debug, PartialEq, Default)]
-pub struct Velocity(pub Vec2);
+pub struct Velocity(pub Vector);
 
 /// The acceleration to apply in the next integration, world units per second squared.
 ///
@@ -37,7 +38,7 @@ pub struct Velocity(pub Vec2);
 /// it to zero, as Processing's `acceleration.mult(0)` does.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
 #[reflect(Component, Debug, PartialEq, Default)]
-pub struct Acceleration(pub Vec2);
+pub struct Acceleration(pub Vector);
 
 /// How strongly a boid follows each flocking rule.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default)]

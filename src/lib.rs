@@ -4,7 +4,10 @@
 mod behaviours;
 mod clock;
 mod components;
-#[cfg(feature = "render")]
+mod dimension;
+#[cfg(all(feature = "render", flock_3d))]
+mod meshes;
+#[cfg(all(feature = "render", not(flock_3d)))]
 mod missing_image;
 mod motion;
 #[cfg(feature = "panel")]
@@ -26,6 +29,10 @@ pub use behaviours::{
 };
 pub use clock::FlockClock;
 pub use components::{Acceleration, Boid, SteeringWeights, Velocity};
+#[cfg(flock_3d)]
+pub use dimension::{Banking, MAX_ROLL_RATE};
+#[cfg(all(feature = "render", flock_3d))]
+pub use meshes::{bird_mesh, fish_mesh};
 pub use parallel::{TaskPoolExecutor, all_cores_for_compute};
 pub use plugin::{BoidsPlugin, FlockSystems};
 #[cfg(feature = "render")]
@@ -33,7 +40,7 @@ pub use pointer::{ClickToSpawn, CursorWorldPosition, UiWantsInput};
 #[cfg(feature = "render")]
 pub use prefab::{BoidColors, BoidPrefab, PrefabStyled};
 pub use rng::FlockRng;
-#[cfg(feature = "render")]
+#[cfg(all(feature = "render", not(flock_3d)))]
 pub use settings::FlockCamera;
 pub use settings::{ActiveFlockSettings, BoundsSource, FlockSettings};
 pub use spawn::{Placement, SpawnBoids, spawn_boids};
@@ -51,7 +58,14 @@ pub mod prelude {
         SpeciesRelations, SteeringForce, SteeringWeights, Target, TurnRate, Velocity, Wander,
     };
     #[cfg(feature = "render")]
-    pub use crate::{BoidColors, BoidPrefab, ClickToSpawn, CursorWorldPosition, FlockCamera};
+    pub use crate::{BoidColors, BoidPrefab, ClickToSpawn, CursorWorldPosition};
+    #[cfg(all(feature = "render", not(flock_3d)))]
+    pub use crate::FlockCamera;
+    #[cfg(flock_3d)]
+    pub use crate::Banking;
+    #[cfg(all(feature = "render", flock_3d))]
+    pub use crate::{bird_mesh, fish_mesh};
+    pub use flock_core::Vector;
     pub use flock_core::steering::{GroupParams, WanderHome, WanderParams};
     pub use flock_core::{EdgeMode, FlockConfig, ForceLimit, IndexKind, RuleWeights, SpeedMode};
 }

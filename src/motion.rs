@@ -1,11 +1,13 @@
-//! Integrate, edges and facing: moving boids and turning their sprites.
+//! Integrate and edges: moving boids. (Facing the velocity is per dimension:
+//! `crate::dimension::face_velocity`.)
 
 use bevy::prelude::*;
 use flock_core::steering::limit_turn;
-use flock_core::{SpeedMode, apply_edge, limit_speed, limit_speed_to};
+use flock_core::{SpeedMode, Vector, apply_edge, limit_speed, limit_speed_to};
 
 use crate::behaviours::{MotionLimits, TurnRate};
 use crate::components::{Acceleration, Boid, Velocity};
+use crate::dimension::{position_of, set_position, translation_of};
 use crate::settings::ActiveFlockSettings;
 
 /// A boid with [`MotionLimits`] may fly at any speed up to its own maximum, and stop.
@@ -50,8 +52,8 @@ pub(crate) fn integrate_boids(
                     dt,
                 );
             }
-            transform.translation += (velocity.0 * dt).extend(0.0);
-            acceleration.0 = Vec2::ZERO;
+            transform.translation += translation_of(velocity.0 * dt);
+            acceleration.0 = Vector::ZERO;
         },
     );
 }
@@ -65,21 +67,8 @@ pub(crate) fn apply_boid_edges(
     boids
         .par_iter_mut()
         .for_each(|(mut transform, mut velocity)| {
-            let mut position = transform.translation.truncate();
+            let mut position = position_of(transform.translation);
             apply_edge(config.edges, &config.bounds, &mut position, &mut velocity.0);
-            transform.translation = position.extend(transform.translation.z);
+            set_position(&mut transform.translation, position);
         });
-}
-
-/// [`FlockSystems::TransformSync`](crate::FlockSystems::TransformSync): turns each boid to face
-/// its velocity (sprites are drawn pointing along +x). A boid at rest keeps its rotation.
-pub(crate) fn face_velocity(
-    mut boids: Query<(&mut Transform, &Velocity), (With<Boid>, Changed<Velocity>)>,
-) {
-    boids.par_iter_mut().for_each(|(mut transform, velocity)| {
-        if let Some(heading) = velocity.0.try_normalize() {
-            // From the two unit vectors directly: no trigonometry for 100k boids a step.
-            transform.rotation = Quat::from_rotation_arc_2d(Vec2::X, heading);
-        }
-    });
 }

@@ -7,7 +7,8 @@ use bevy::prelude::*;
 use crate::behaviours::add_behaviours;
 use crate::clock::{FlockClock, flock_is_stepping, tick_clock};
 use crate::components::{Acceleration, Boid, SteeringWeights, Velocity};
-use crate::motion::{apply_boid_edges, face_velocity, integrate_boids};
+use crate::dimension::face_velocity;
+use crate::motion::{apply_boid_edges, integrate_boids};
 use crate::rng::FlockRng;
 use crate::settings::{
     ActiveFlockSettings, FlockSettings, follow_camera_bounds, validate_settings,
@@ -91,8 +92,11 @@ impl BoidsPlugin {
 impl Plugin for BoidsPlugin {
     fn finish(&self, app: &mut App) {
         // Checked here, once every plugin is built: only an app with images can miss one.
-        #[cfg(feature = "render")]
+        #[cfg(all(feature = "render", not(flock_3d)))]
         crate::missing_image::add_missing_image_fallback(app);
+        // Likewise only an app with meshes gets the default bird.
+        #[cfg(all(feature = "render", flock_3d))]
+        crate::prefab::add_default_mesh(app);
         #[cfg(not(feature = "render"))]
         let _ = app;
 
@@ -122,6 +126,8 @@ impl Plugin for BoidsPlugin {
             .init_resource::<FlockClock>()
             .init_resource::<FlockBuffers>()
             .insert_resource(FlockRng::new(self.seed));
+        #[cfg(flock_3d)]
+        app.register_type::<crate::dimension::Banking>();
         #[cfg(feature = "render")]
         build_render(app);
 
@@ -167,18 +173,22 @@ impl Plugin for BoidsPlugin {
     }
 }
 
-/// The plugin's parts for a drawn flock (feature `render`): the sprite prefab, the camera marker
-/// and the pointer.
+/// The plugin's parts for a drawn flock (feature `render`): the prefab (sprites in 2D, meshes in
+/// 3D), the camera marker (2D) and the pointer.
 #[cfg(feature = "render")]
 fn build_render(app: &mut App) {
     use crate::pointer::{
         ClickToSpawn, CursorWorldPosition, UiWantsInput, spawn_on_click, track_cursor,
     };
     use crate::prefab::{BoidPrefab, PrefabStyled, restyle_boids, style_new_boid};
-    use crate::settings::FlockCamera;
+
+    #[cfg(not(flock_3d))]
+    app.register_type::<crate::settings::FlockCamera>();
+    #[cfg(flock_3d)]
+    app.init_resource::<crate::prefab::PrefabMaterials>()
+        .add_systems(PostUpdate, crate::prefab::paint_boids);
 
     app.register_type::<PrefabStyled>()
-        .register_type::<FlockCamera>()
         .register_type::<BoidPrefab>()
         .register_type::<ClickToSpawn>()
         .register_type::<CursorWorldPosition>()

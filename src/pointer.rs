@@ -3,6 +3,9 @@
 
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
+use flock_core::Vector;
+
+use crate::dimension::{WorldCamera, cursor_in_world};
 
 use crate::spawn::{Placement, SpawnBoids};
 
@@ -38,24 +41,27 @@ pub struct UiWantsInput {
 }
 
 /// Where the mouse cursor is in world space, if it is over the primary window. Kept up to date
-/// from the primary window and the 2D camera; tests and other input sources may set it.
+/// from the primary window and the camera: in 2D the point under the cursor; in 3D where the
+/// ray through the cursor meets the ground plane y = 0 (`None` when it misses). Tests and other
+/// input sources may set it.
 #[derive(Resource, Reflect, Debug, Clone, Copy, Default, PartialEq)]
 #[reflect(Resource, Debug, Default)]
-pub struct CursorWorldPosition(pub Option<Vec2>);
+pub struct CursorWorldPosition(pub Option<Vector>);
 
-/// Projects the primary window's cursor through the 2D camera into the world.
+/// Projects the primary window's cursor through the camera (2D or 3D, as the crate) into the
+/// world.
 pub(crate) fn track_cursor(
     mut cursor: ResMut<CursorWorldPosition>,
     windows: Query<&Window, With<PrimaryWindow>>,
-    cameras: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
+    cameras: Query<(&Camera, &GlobalTransform), With<WorldCamera>>,
 ) {
     let (Ok(window), Ok((camera, camera_transform))) = (windows.single(), cameras.single()) else {
-        // Headless, or more than one 2D camera: leave the position to whoever sets it.
+        // Headless, or more than one camera: leave the position to whoever sets it.
         return;
     };
     let position = window
         .cursor_position()
-        .and_then(|screen| camera.viewport_to_world_2d(camera_transform, screen).ok());
+        .and_then(|screen| cursor_in_world(camera, camera_transform, screen));
     if cursor.0 != position {
         cursor.0 = position;
     }

@@ -1,4 +1,4 @@
-//! The look of a boid: a swappable sprite "prefab".
+//! The look of a boid: a swappable "prefab", a sprite in 2D and a mesh in 3D.
 
 use bevy::prelude::*;
 use rand::RngExt;
@@ -23,6 +23,7 @@ use crate::rng::FlockRng;
 /// }
 /// # bevy::ecs::system::assert_is_system(use_fish);
 /// ```
+#[cfg(not(flock_3d))]
 #[derive(Resource, Reflect, Debug, Clone, PartialEq)]
 #[reflect(Resource, Debug, Default)]
 pub struct BoidPrefab {
@@ -35,6 +36,7 @@ pub struct BoidPrefab {
     pub colors: BoidColors,
 }
 
+#[cfg(not(flock_3d))]
 impl Default for BoidPrefab {
     fn default() -> Self {
         Self {
@@ -44,6 +46,31 @@ impl Default for BoidPrefab {
         }
     }
 }
+
+/// How every boid looks in 3D: a mesh and its colours. Change this one resource and every boid
+/// the plugin styled is restyled. Boids spawned with a [`Mesh3d`] of their own keep it.
+///
+/// The default mesh is a low-poly bird ([`bird_mesh`](crate::bird_mesh), 12 units long), which
+/// the plugin puts under the default mesh handle when the app has meshes;
+/// [`fish_mesh`](crate::fish_mesh) makes a fish. Colours become one `StandardMaterial` each
+/// (random hues are rounded to 10 degrees), so thousands of boids share a few dozen materials
+/// and are drawn in few batches.
+#[cfg(flock_3d)]
+#[derive(Resource, Reflect, Debug, Clone, PartialEq, Default)]
+#[reflect(Resource, Debug, Default)]
+pub struct BoidPrefab {
+    /// The mesh, modelled pointing along -z with +y up, in world units.
+    pub mesh: Handle<Mesh>,
+    /// How boids are coloured.
+    pub colors: BoidColors,
+}
+
+/// What a boid is drawn with: a sprite in 2D, a mesh in 3D (its material comes from
+/// `paint_boids`, which has the material assets).
+#[cfg(not(flock_3d))]
+type Look = Sprite;
+#[cfg(flock_3d)]
+type Look = Mesh3d;
 
 /// The colour of a prefab's boids (the image is multiplied by it).
 #[derive(Reflect, Debug, Clone, Copy, PartialEq)]
@@ -86,15 +113,15 @@ pub struct PrefabStyled {
     pub hue: f32,
 }
 
-/// Gives a new boid without a sprite of its own the prefab's sprite.
+/// Gives a new boid without a look of its own (a sprite, or a mesh in 3D) the prefab's.
 pub(crate) fn style_new_boid(
     add: On<Add, Boid>,
     mut commands: Commands,
     prefab: Res<BoidPrefab>,
     mut rng: ResMut<FlockRng>,
-    sprites: Query<(), With<Sprite>>,
+    looks: Query<(), With<Look>>,
 ) {
-    if sprites.contains(add.entity) {
+    if looks.contains(add.entity) {
         return;
     }
     commands
@@ -104,12 +131,16 @@ pub(crate) fn style_new_boid(
 
 /// A new boid's look from the prefab, with a hue of its own from the flock's looks generator
 /// (never the simulation's, so the look cannot change the flight).
-pub(crate) fn prefab_look(prefab: &BoidPrefab, rng: &mut FlockRng) -> (PrefabStyled, Sprite) {
+pub(crate) fn prefab_look(prefab: &BoidPrefab, rng: &mut FlockRng) -> (PrefabStyled, Look) {
     let hue = rng.looks().random_range(0.0..360.0);
-    (PrefabStyled { hue }, prefab_sprite(prefab, hue))
+    #[cfg(not(flock_3d))]
+    return (PrefabStyled { hue }, prefab_sprite(prefab, hue));
+    #[cfg(flock_3d)]
+    return (PrefabStyled { hue }, Mesh3d(prefab.mesh.clone()));
 }
 
 /// Restyles every prefab-styled boid when the prefab changes.
+#[cfg(not(flock_3d))]
 pub(crate) fn restyle_boids(
     prefab: Res<BoidPrefab>,
     mut boids: Query<(&PrefabStyled, &mut Sprite)>,
@@ -122,11 +153,103 @@ pub(crate) fn restyle_boids(
     }
 }
 
+#[cfg(not(flock_3d))]
 fn prefab_sprite(prefab: &BoidPrefab, hue: f32) -> Sprite {
     Sprite {
         image: prefab.image.clone(),
         custom_size: Some(prefab.size),
         color: prefab.colors.color_for(hue),
         ..default()
+    }
+}
+
+/// The prefab's materials by colour: boids of one colour share one material.
+#[cfg(flock_3d)]
+#[derive(Resource, Debug, Default)]
+pub(crate) struct PrefabMaterials(
+    bevy::platform::collections::HashMap<[u8; 4], Handle<StandardMaterial>>,
+);
+
+#[cfg(flock_3d)]
+impl PrefabMaterials {
+    /// The material for a boid of `hue` under `colors`; random hues are rounded to 10
+    /// degrees, so a flock has at most 36 of them.
+    fn for_hue(
+        &mut self,
+        colors: &BoidColors,
+        hue: f32,
+        materials: &mut Assets<StandardMaterial>,
+    ) -> Handle<StandardMaterial> {
+        let color = colors.color_for((hue / 10.0).round() * 10.0);
+        self.0
+            .entry(color.to_srgba().to_u8_array())
+            .or_insert_with(|| {
+                materials.add(StandardMaterial {
+                    base_color: color,
+                    perceptual_roughness: 0.8,
+                    ..default()
+                })
+            })
+            .clone()
+    }
+}
+
+/// Gives prefab-styled boids that have no material yet their colour's material (3D). A new
+/// boid is drawn from the frame after it is spawned.
+#[cfg(flock_3d)]
+pub(crate) fn paint_boids(
+    mut commands: Commands,
+    prefab: Res<BoidPrefab>,
+    mut cache: ResMut<PrefabMaterials>,
+    materials: Option<ResMut<Assets<StandardMaterial>>>,
+    boids: Query<(Entity, &PrefabStyled), Without<MeshMaterial3d<StandardMaterial>>>,
+) {
+    let Some(mut materials) = materials else {
+        // No renderer (a headless app): nothing to paint.
+        return;
+    };
+    for (entity, styled) in &boids {
+        let material = cache.for_hue(&prefab.colors, styled.hue, &mut materials);
+        commands
+            .entity(entity)
+            .try_insert(MeshMaterial3d(material));
+    }
+}
+
+/// Restyles every prefab-styled boid when the prefab changes (3D): the new mesh, and the
+/// colours' materials.
+#[cfg(flock_3d)]
+pub(crate) fn restyle_boids(
+    prefab: Res<BoidPrefab>,
+    mut cache: ResMut<PrefabMaterials>,
+    materials: Option<ResMut<Assets<StandardMaterial>>>,
+    mut boids: Query<(
+        &PrefabStyled,
+        &mut Mesh3d,
+        Option<&mut MeshMaterial3d<StandardMaterial>>,
+    )>,
+) {
+    if !prefab.is_changed() || prefab.is_added() {
+        return;
+    }
+    let mut materials = materials;
+    for (styled, mut mesh, material) in &mut boids {
+        mesh.0 = prefab.mesh.clone();
+        if let (Some(mut material), Some(materials)) = (material, materials.as_deref_mut()) {
+            material.0 = cache.for_hue(&prefab.colors, styled.hue, materials);
+        }
+    }
+}
+
+/// Puts the bird under the default mesh handle, so the default prefab draws birds, where the
+/// app has meshes (a server app may have none) and nothing is there yet.
+#[cfg(flock_3d)]
+pub(crate) fn add_default_mesh(app: &mut App) {
+    if let Some(mut meshes) = app.world_mut().get_resource_mut::<Assets<Mesh>>() {
+        let id = AssetId::<Mesh>::default();
+        if meshes.get(id).is_none() {
+            // A UUID id: inserting never fails.
+            let _ = meshes.insert(id, crate::meshes::bird_mesh(12.0));
+        }
     }
 }

@@ -76,11 +76,14 @@ pub enum BoundsSource {
     /// The area the 2D camera shows (the camera marked `FlockCamera`, or else the only
     /// `Camera2d`): resize the window and the flock stays on screen. Needs the `render`
     /// feature; without it there is no camera, this is logged once and the bounds stay as set.
+    /// 2D only: a perspective camera shows no box, so `bevy_flock3d` logs this once too and
+    /// keeps the bounds (the variant stays so that one preset file loads in both crates).
     FollowCamera,
 }
 
-/// Marks the camera whose view the bounds follow when there is more than one 2D camera.
-#[cfg(feature = "render")]
+/// Marks the camera whose view the bounds follow when there is more than one 2D camera (2D
+/// only, as [`BoundsSource::FollowCamera`]).
+#[cfg(all(feature = "render", not(flock_3d)))]
 #[derive(Component, Reflect, Debug, Clone, Copy, Default)]
 #[reflect(Component, Debug, Default)]
 pub struct FlockCamera;
@@ -143,7 +146,7 @@ fn same_problem(a: &ConfigError, b: &ConfigError) -> bool {
 }
 
 /// Keeps the bounds on the camera's visible area when they follow the camera.
-#[cfg(feature = "render")]
+#[cfg(all(feature = "render", not(flock_3d)))]
 pub(crate) fn follow_camera_bounds(
     mut settings: ResMut<FlockSettings>,
     cameras: Query<(&GlobalTransform, &Projection, Has<FlockCamera>), With<Camera2d>>,
@@ -174,15 +177,16 @@ pub(crate) fn follow_camera_bounds(
     }
 }
 
-/// Without the `render` feature there is no camera to follow: says so once when the settings
-/// ask for it, and the bounds stay as set.
-#[cfg(not(feature = "render"))]
+/// Without the `render` feature (or in 3D) there is no 2D camera to follow: says so once when
+/// the settings ask for it, and the bounds stay as set.
+#[cfg(any(not(feature = "render"), flock_3d))]
 pub(crate) fn follow_camera_bounds(settings: Res<FlockSettings>, mut warned: Local<bool>) {
     if settings.bounds_source == BoundsSource::FollowCamera && !*warned {
-        warn!(
-            "bevy_flock: `BoundsSource::FollowCamera` needs the `render` feature; \
-             the bounds stay as set"
-        );
+        #[cfg(not(flock_3d))]
+        let reason = "needs the `render` feature";
+        #[cfg(flock_3d)]
+        let reason = "follows a 2D camera's view and does nothing in 3D";
+        warn!("bevy_flock: `BoundsSource::FollowCamera` {reason}; the bounds stay as set");
         *warned = true;
     }
 }

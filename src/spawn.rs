@@ -1,9 +1,10 @@
 //! Spawning boids: a command for N at once.
 
 use bevy::prelude::*;
-use rand::RngExt;
+use flock_core::{Vector, random_direction, random_point};
 
 use crate::components::{Boid, Velocity};
+use crate::dimension::translation_of;
 use crate::rng::FlockRng;
 use crate::settings::{ActiveFlockSettings, FlockSettings};
 
@@ -13,7 +14,7 @@ pub enum Placement {
     /// Uniformly at random inside the flock's bounds.
     RandomInBounds,
     /// All at one point (seed 002 starts its flock at the origin); headings still differ.
-    At(Vec2),
+    At(Vector),
 }
 
 /// A command that spawns `count` boids with random headings at max speed, without going over
@@ -21,6 +22,7 @@ pub enum Placement {
 ///
 /// ```
 /// use bevy::prelude::*;
+use flock_core::{Vector, random_direction, random_point};
 /// use bevy_flock::prelude::*;
 ///
 /// fn setup(mut commands: Commands) {
@@ -88,18 +90,14 @@ pub fn spawn_boids(world: &mut World, count: usize, placement: Placement) -> Vec
     let new_boids: Vec<_> = (0..count.min(room))
         .map(|_| {
             let position = match placement {
-                Placement::RandomInBounds => Vec2::new(
-                    rng.rng()
-                        .random_range(config.bounds.min.x..=config.bounds.max.x),
-                    rng.rng()
-                        .random_range(config.bounds.min.y..=config.bounds.max.y),
-                ),
+                Placement::RandomInBounds => random_point(&config.bounds, rng.rng()),
                 Placement::At(point) => point,
             };
-            let heading = Vec2::from_angle(rng.rng().random_range(0.0..std::f32::consts::TAU));
+            // Uniform on the circle (2D) or the sphere (3D).
+            let heading = random_direction(rng.rng());
             let boid = (
                 Boid,
-                Transform::from_translation(position.extend(0.0)),
+                Transform::from_translation(translation_of(position)),
                 Velocity(heading * config.max_speed),
             );
             // The look comes in the same batch (rather than from the observer on new boids),

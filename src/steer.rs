@@ -5,10 +5,11 @@ use std::time::Duration;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
-use flock_core::{AnyIndex, NeighbourIndex, NeighbourStats, RuleWeights, StepConstants};
+use flock_core::{AnyIndex, NeighbourIndex, NeighbourStats, RuleWeights, StepConstants, Vector};
 
 use crate::behaviours::Species;
 use crate::components::{Acceleration, Boid, SteeringWeights, Velocity};
+use crate::dimension::position_of;
 use crate::parallel::TaskPoolExecutor;
 use crate::settings::ActiveFlockSettings;
 
@@ -18,11 +19,11 @@ use crate::settings::ActiveFlockSettings;
 #[derive(Resource, Default, Debug)]
 pub struct FlockBuffers {
     entities: Vec<Entity>,
-    positions: Vec<Vec2>,
-    velocities: Vec<Vec2>,
+    positions: Vec<Vector>,
+    velocities: Vec<Vector>,
     weights: Vec<RuleWeights>,
     species: Vec<u32>,
-    forces: Vec<Vec2>,
+    forces: Vec<Vector>,
     index: AnyIndex,
     /// One flock per species when the snapshot holds more than one; empty otherwise.
     by_species: Vec<SpeciesFlock>,
@@ -36,10 +37,10 @@ pub struct FlockBuffers {
 struct SpeciesFlock {
     species: u32,
     members: Vec<usize>,
-    positions: Vec<Vec2>,
-    velocities: Vec<Vec2>,
+    positions: Vec<Vector>,
+    velocities: Vec<Vector>,
     weights: Vec<RuleWeights>,
-    forces: Vec<Vec2>,
+    forces: Vec<Vector>,
     index: AnyIndex,
 }
 
@@ -59,12 +60,12 @@ impl FlockBuffers {
     }
 
     /// Their positions at the snapshot.
-    pub fn positions(&self) -> &[Vec2] {
+    pub fn positions(&self) -> &[Vector] {
         &self.positions
     }
 
     /// Their velocities at the snapshot.
-    pub fn velocities(&self) -> &[Vec2] {
+    pub fn velocities(&self) -> &[Vector] {
         &self.velocities
     }
 
@@ -74,7 +75,7 @@ impl FlockBuffers {
     }
 
     /// The flocking forces of the last step, in buffer order.
-    pub fn forces(&self) -> &[Vec2] {
+    pub fn forces(&self) -> &[Vector] {
         &self.forces
     }
 
@@ -123,7 +124,7 @@ pub(crate) fn snapshot_boids(
     let default_weights = settings.0.config.weights;
     for (entity, transform, velocity, weights, species) in &boids {
         buffers.entities.push(entity);
-        buffers.positions.push(transform.translation.truncate());
+        buffers.positions.push(position_of(transform.translation));
         buffers.velocities.push(velocity.0);
         buffers.weights.push(weights.resolve(&default_weights));
         buffers.species.push(species.map_or(0, |species| species.0));
@@ -215,7 +216,7 @@ pub(crate) fn steer_boids(
     let started = Instant::now();
     let config = &settings.0.config;
     let buffers = &mut *buffers;
-    buffers.forces.resize(buffers.positions.len(), Vec2::ZERO);
+    buffers.forces.resize(buffers.positions.len(), Vector::ZERO);
     let constants = StepConstants::new(config);
     if buffers.by_species.is_empty() {
         buffers.stats = buffers.index.compute_forces(
@@ -229,7 +230,7 @@ pub(crate) fn steer_boids(
     } else {
         buffers.stats = NeighbourStats::default();
         for flock in &mut buffers.by_species {
-            flock.forces.resize(flock.positions.len(), Vec2::ZERO);
+            flock.forces.resize(flock.positions.len(), Vector::ZERO);
             let stats = flock.index.compute_forces(
                 &constants,
                 &flock.positions,

@@ -23,23 +23,14 @@ use bevy_flock::SpawnBoids;
 /// leaves it out. `--debug` (or `FLOCK_DEBUG=1`) starts it with every debug drawing on. The
 /// panel's Reset button respawns `reset`. Call it after `BoidsPlugin`.
 pub fn add_panel(app: &mut App, on_by_default: bool, reset: SpawnBoids) -> bool {
-    let flag = |name: &str| std::env::args().skip(1).any(|argument| argument == name);
-    let from_environment = std::env::var("FLOCK_PANEL").ok().map(|value| value != "0");
-    let wanted = if flag("--no-panel") {
-        false
-    } else if flag("--panel") {
-        true
-    } else {
-        from_environment.unwrap_or(on_by_default)
-    };
-    if !wanted {
+    if !panel_wanted(on_by_default) {
         return false;
     }
     #[cfg(feature = "panel")]
     {
         use bevy_flock::panel::{FlockDebugDraw, FlockPanelPlugin};
         app.add_plugins(FlockPanelPlugin::default().with_reset(reset));
-        if flag("--debug") || std::env::var("FLOCK_DEBUG").is_ok_and(|value| value != "0") {
+        if debug_wanted() {
             app.insert_resource(FlockDebugDraw {
                 bounds: true,
                 grid: true,
@@ -57,6 +48,27 @@ pub fn add_panel(app: &mut App, on_by_default: bool, reset: SpawnBoids) -> bool 
         warn!("the panel was asked for, but this build has no `panel` feature");
         false
     }
+}
+
+/// Whether the command line or the environment asks for the panel (see [`add_panel`]).
+pub fn panel_wanted(on_by_default: bool) -> bool {
+    let from_environment = std::env::var("FLOCK_PANEL").ok().map(|value| value != "0");
+    if flag("--no-panel") {
+        false
+    } else if flag("--panel") {
+        true
+    } else {
+        from_environment.unwrap_or(on_by_default)
+    }
+}
+
+/// Whether the panel should start with every debug drawing on (`--debug` or `FLOCK_DEBUG=1`).
+pub fn debug_wanted() -> bool {
+    flag("--debug") || std::env::var("FLOCK_DEBUG").is_ok_and(|value| value != "0")
+}
+
+fn flag(name: &str) -> bool {
+    std::env::args().skip(1).any(|argument| argument == name)
 }
 
 /// An app with a 1280x720 window titled `bevy_flock: <example>`, steering on every core, a dark

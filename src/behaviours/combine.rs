@@ -2,6 +2,7 @@
 
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
+use flock_core::Vector;
 use flock_core::steering::combine;
 
 use crate::behaviours::MotionLimits;
@@ -15,7 +16,7 @@ use crate::settings::ActiveFlockSettings;
 /// [`FlockSystems::Behaviours`]: crate::FlockSystems::Behaviours
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
 #[reflect(Component, Debug, PartialEq, Default)]
-pub struct SteeringForce(pub Vec2);
+pub struct SteeringForce(pub Vector);
 
 /// Seed 003's combination: truncate the sum to the maximum force, divide by mass, add to the
 /// acceleration. A sum that is not finite (a behaviour given NaN) is dropped and reported once

@@ -2,6 +2,7 @@
 
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
+use flock_core::Vector;
 use flock_core::NeighbourIndex;
 use flock_core::steering::{GroupParams, group_direction, group_speed};
 
@@ -16,7 +17,7 @@ use crate::steer::FlockBuffers;
 #[reflect(Component, Debug, PartialEq, Default)]
 pub struct BoidGroup {
     /// Where the group is going.
-    pub target: Vec2,
+    pub target: Vector,
     /// Keep-distance, target and movement weights, and where to stop.
     pub params: GroupParams,
 }

@@ -3,9 +3,11 @@
 
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
+use flock_core::Vector;
 use flock_core::FlockConfig;
 use flock_core::steering::Vehicle;
 
+use crate::dimension::position_of;
 use crate::behaviours::SteeringForce;
 use crate::components::Velocity;
 
@@ -108,7 +110,7 @@ pub(crate) fn vehicle(
     config: &FlockConfig,
 ) -> Vehicle {
     Vehicle {
-        position: transform.translation.truncate(),
+        position: position_of(transform.translation),
         velocity: velocity.0,
         max_speed: MotionLimits::or_flock(limits, config).max_speed,
         response_time: config.response_time,
@@ -133,7 +135,7 @@ pub(crate) type Steerers<'w, 's, B> = Query<
 pub(crate) fn add_forces<B: Component>(
     steerers: &mut Steerers<B>,
     config: &FlockConfig,
-    mut force: impl FnMut(&Vehicle, &B) -> Option<Vec2>,
+    mut force: impl FnMut(&Vehicle, &B) -> Option<Vector>,
 ) {
     for (transform, velocity, limits, behaviour, mut sum) in steerers {
         let me = vehicle(transform, velocity, limits, config);

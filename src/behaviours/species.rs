@@ -2,6 +2,7 @@
 //! kinds make prey flee predators and predators pursue the nearest prey.
 
 use bevy::prelude::*;
+use flock_core::Vector;
 use flock_core::steering::{Vehicle, flee_all, pursue};
 use flock_core::{NeighbourIndex, Space};
 
@@ -96,7 +97,7 @@ pub(crate) fn hunt_and_escape(
                     .map(|other| (seen(other), velocities[other]))
                     .filter(|(at, _)| at.distance_squared(me.position) < hunt.chase_radius.powi(2))
                     .min_by(|a, b| {
-                        let distance = |(at, _): &(Vec2, Vec2)| at.distance_squared(me.position);
+                        let distance = |(at, _): &(Vector, Vector)| at.distance_squared(me.position);
                         distance(a).total_cmp(&distance(b))
                     });
                 if let Some((at, velocity)) = nearest {

@@ -1,7 +1,9 @@
 //! What a behaviour steers towards or away from: a point, or another entity.
 
 use bevy::prelude::*;
+use flock_core::Vector;
 
+use crate::dimension::position_of;
 use crate::components::Velocity;
 
 /// A fixed point in the world, or an entity followed wherever it goes.
@@ -9,7 +11,7 @@ use crate::components::Velocity;
 #[reflect(Debug, PartialEq)]
 pub enum Target {
     /// A world position.
-    Point(Vec2),
+    Point(Vector),
     /// An entity's position (its `Transform` translation) and, if it has one, its
     /// [`Velocity`]. A despawned entity is no target: the behaviour gives no force.
     Entity(Entity),
@@ -17,7 +19,7 @@ pub enum Target {
 
 impl Default for Target {
     fn default() -> Self {
-        Self::Point(Vec2::ZERO)
+        Self::Point(Vector::ZERO)
     }
 }
 
@@ -26,13 +28,13 @@ pub(crate) type Bodies<'w, 's> = Query<'w, 's, (&'static Transform, Option<&'sta
 
 impl Target {
     /// Where the target is and how it moves now, or `None` if it is an entity that is gone.
-    pub(crate) fn locate(&self, bodies: &Bodies) -> Option<(Vec2, Vec2)> {
+    pub(crate) fn locate(&self, bodies: &Bodies) -> Option<(Vector, Vector)> {
         match *self {
-            Self::Point(point) => Some((point, Vec2::ZERO)),
+            Self::Point(point) => Some((point, Vector::ZERO)),
             Self::Entity(entity) => bodies.get(entity).ok().map(|(transform, velocity)| {
                 (
-                    transform.translation.truncate(),
-                    velocity.map_or(Vec2::ZERO, |velocity| velocity.0),
+                    position_of(transform.translation),
+                    velocity.map_or(Vector::ZERO, |velocity| velocity.0),
                 )
             }),
         }

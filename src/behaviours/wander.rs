@@ -1,16 +1,15 @@
 //! Wander (seed 003), drawing its jitter from the plugin's seeded generator.
 
 use bevy::prelude::*;
-use flock_core::steering::{WanderParams, wander as wander_force};
-use rand::RngExt;
+use flock_core::steering::{WanderParams, WanderState, wander as wander_force, wander_jitter};
 
 use crate::behaviours::{MotionLimits, SteeringForce, vehicle};
 use crate::components::Velocity;
 use crate::rng::FlockRng;
 use crate::settings::ActiveFlockSettings;
 
-/// Wander: steer towards a point on a circle ahead, whose angle jitters each step; with a
-/// home, be pulled back when farther than its radius.
+/// Wander: steer towards a point on a circle ahead (a sphere in 3D), which jitters each step;
+/// with a home, be pulled back when farther than its radius.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
 #[require(SteeringForce)]
@@ -19,8 +18,9 @@ pub struct Wander {
     pub params: WanderParams,
     /// How much this force counts in the boid's sum.
     pub weight: f32,
-    /// The wandering angle now, radians: the boid's own state.
-    pub angle: f32,
+    /// Where the wander point is now, the boid's own state: an angle in radians in 2D, a unit
+    /// direction in 3D (zero starts it straight ahead).
+    pub angle: WanderState,
 }
 
 impl Default for Wander {
@@ -28,7 +28,7 @@ impl Default for Wander {
         Self {
             params: WanderParams::default(),
             weight: 1.0,
-            angle: 0.0,
+            angle: WanderState::default(),
         }
     }
 }
@@ -48,7 +48,7 @@ pub(crate) fn wander(
     // Query order is the same in every replay of a run, so the draws are too.
     for (transform, velocity, limits, mut behaviour, mut force) in &mut wanderers {
         let me = vehicle(transform, velocity, limits, config);
-        let jitter = rng.rng().random_range(-0.5..=0.5);
+        let jitter = wander_jitter(rng.rng());
         let Wander {
             params,
             weight,

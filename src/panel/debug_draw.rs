@@ -1,13 +1,17 @@
 //! Debug drawing with gizmos: the bounds, the index's grid cells, velocity and force arrows, and
 //! for one selected boid its rule radii, view cone and lines to its neighbours.
 //!
-//! Drawing only reads the flock, so turning it on or off never changes the simulation.
+//! Drawing only reads the flock, so turning it on or off never changes the simulation. Lines and
+//! arrows are drawn with the 3D gizmo calls in both dimensions (at z = 0 in 2D); the shapes
+//! that differ (rectangle or box, circle or sphere, a flat or a round view cone, the grid's
+//! cells) are the small per-dimension functions at the end.
 
 use bevy::color::palettes::css;
 use bevy::prelude::*;
-use flock_core::{AnyIndex, FlockConfig, NeighbourIndex};
+use flock_core::{AnyIndex, FlockConfig, NeighbourIndex, Vector};
 
 use crate::components::{Boid, Velocity};
+use crate::dimension::{position_of, translation_of};
 use crate::pointer::{CursorWorldPosition, UiWantsInput};
 use crate::settings::ActiveFlockSettings;
 use crate::steer::FlockBuffers;
@@ -103,7 +107,7 @@ fn select_hovered_boid(
     let nearest = boids
         .iter()
         .map(|(entity, transform)| {
-            let distance = transform.translation.truncate().distance_squared(cursor);
+            let distance = position_of(transform.translation).distance_squared(cursor);
             (entity, distance)
         })
         .filter(|(_, distance)| *distance <= reach * reach)
@@ -117,7 +121,7 @@ fn select_hovered_boid(
 
 fn draw_bounds(mut gizmos: Gizmos, settings: Res<ActiveFlockSettings>) {
     let bounds = settings.0.config.bounds;
-    gizmos.rect_2d(bounds.center(), bounds.size(), css::GOLD);
+    draw_box(&mut gizmos, bounds.center(), bounds.size(), css::GOLD);
 }
 
 /// The grid's cell lines, when the index is the grid and the cells are not too many to see.
@@ -125,22 +129,12 @@ fn draw_grid(mut gizmos: Gizmos, buffers: Res<FlockBuffers>) {
     let AnyIndex::Grid(grid) = buffers.index() else {
         return;
     };
-    let (columns, rows) = grid.dimensions();
-    if columns == 0 || rows == 0 || columns > 512 || rows > 512 {
-        return;
-    }
-    let origin = grid.origin();
-    let cell = grid.cell_size();
-    let end = origin + cell * Vec2::new(columns as f32, rows as f32);
-    let color = css::SLATE_GRAY.with_alpha(0.5);
-    for column in 0..=columns {
-        let x = origin.x + cell.x * column as f32;
-        gizmos.line_2d(Vec2::new(x, origin.y), Vec2::new(x, end.y), color);
-    }
-    for row in 0..=rows {
-        let y = origin.y + cell.y * row as f32;
-        gizmos.line_2d(Vec2::new(origin.x, y), Vec2::new(end.x, y), color);
-    }
+    draw_cells(&mut gizmos, grid, css::SLATE_GRAY.with_alpha(0.5));
+}
+
+/// A line between two positions of the flock.
+fn line(gizmos: &mut Gizmos, from: Vector, to: Vector, color: impl Into<Color>) {
+    gizmos.line(translation_of(from), translation_of(to), color);
 }
 
 /// Velocity arrows (full speed is the largest rule radius long) and force arrows (`max_force`
@@ -156,18 +150,20 @@ fn draw_arrows(
     let length = config.max_radius().max(f32::EPSILON);
     if draw.velocities {
         for (transform, velocity) in boids.iter().take(draw.max_arrows) {
-            let start = transform.translation.truncate();
+            let start = position_of(transform.translation);
             let end = start + velocity.0 / config.max_speed * length;
-            gizmos.arrow_2d(start, end, css::WHITE.with_alpha(0.7));
+            let (start, end) = (translation_of(start), translation_of(end));
+            gizmos.arrow(start, end, css::WHITE.with_alpha(0.7));
         }
     }
     if draw.forces {
         let forces = buffers.entities().iter().zip(buffers.forces());
         for (&entity, &force) in forces.take(draw.max_arrows) {
             if let Ok((transform, _)) = boids.get(entity) {
-                let start = transform.translation.truncate();
+                let start = position_of(transform.translation);
                 let end = start + force / config.max_force * length * 0.5;
-                gizmos.arrow_2d(start, end, css::ORANGE);
+                let (start, end) = (translation_of(start), translation_of(end));
+                gizmos.arrow(start, end, css::ORANGE);
             }
         }
     }
@@ -185,15 +181,15 @@ fn draw_selected(
         return;
     };
     let config = &settings.0.config;
-    let here = transform.translation.truncate();
-    let heading = velocity.0.try_normalize().unwrap_or(Vec2::X);
+    let here = position_of(transform.translation);
+    let heading = velocity.0.try_normalize().unwrap_or(Vector::X);
     let rules = [
         (config.separation_radius, SEPARATION),
         (config.alignment_radius, ALIGNMENT),
         (config.cohesion_radius, COHESION),
     ];
     for (radius, color) in rules {
-        gizmos.circle_2d(here, radius, color).resolution(48);
+        draw_round(&mut gizmos, here, radius, color);
     }
     draw_view_cone(&mut gizmos, config, here, heading);
 
@@ -211,10 +207,9 @@ fn draw_selected(
             continue;
         };
         // The shortest way to the neighbour, across the seam when the world wraps.
-        let offset = space.delta(here, other.translation.truncate());
+        let offset = space.delta(here, position_of(other.translation));
         let distance = offset.length();
-        let seen =
-            config.view_angle_degrees >= 360.0 || heading.angle_to(offset).abs() <= half_view;
+        let seen = config.view_angle_degrees >= 360.0 || angle(heading, offset) <= half_view;
         if Some(entity) == selected.0 || distance > config.max_radius() || !seen {
             continue;
         }
@@ -223,11 +218,69 @@ fn draw_selected(
         } else {
             css::WHITE
         };
-        gizmos.line_2d(here, here + offset, color.with_alpha(0.8));
+        line(&mut gizmos, here, here + offset, color.with_alpha(0.8));
+    }
+}
+
+/// The angle between two directions, radians.
+fn angle(a: Vector, b: Vector) -> f32 {
+    #[cfg(not(flock_3d))]
+    return a.angle_to(b).abs();
+    #[cfg(flock_3d)]
+    return a.angle_between(b);
+}
+
+/// The bounds: a rectangle in 2D, a box in 3D.
+fn draw_box(gizmos: &mut Gizmos, centre: Vector, size: Vector, color: Srgba) {
+    #[cfg(not(flock_3d))]
+    gizmos.rect_2d(centre, size, color);
+    #[cfg(flock_3d)]
+    gizmos.cube(Transform::from_translation(centre).with_scale(size), color);
+}
+
+/// A rule's radius around a boid: a circle in 2D, a sphere in 3D.
+fn draw_round(gizmos: &mut Gizmos, centre: Vector, radius: f32, color: Srgba) {
+    #[cfg(not(flock_3d))]
+    gizmos.circle_2d(centre, radius, color).resolution(48);
+    #[cfg(flock_3d)]
+    gizmos
+        .sphere(Isometry3d::from_translation(centre), radius, color)
+        .resolution(32);
+}
+
+/// The grid's cells when there are not too many to see: every cell line in 2D; in 3D the
+/// cells' footprint on the grid's floor (its lowest y), as the whole lattice would hide the
+/// flock.
+fn draw_cells(gizmos: &mut Gizmos, grid: &flock_core::Grid, color: Srgba) {
+    #[cfg(not(flock_3d))]
+    let (across, along) = grid.dimensions();
+    #[cfg(flock_3d)]
+    let (across, _, along) = grid.dimensions();
+    if across == 0 || along == 0 || across > 512 || along > 512 {
+        return;
+    }
+    // In 2D columns (x) and rows (y); in 3D columns (x) and layers (z).
+    let axis = if cfg!(flock_3d) { 2 } else { 1 };
+    let (origin, cell) = (grid.origin(), grid.cell_size());
+    let mut end = origin;
+    end.x += cell.x * across as f32;
+    end[axis] += cell[axis] * along as f32;
+    for column in 0..=across {
+        let x = origin.x + cell.x * column as f32;
+        let (mut from, mut to) = (origin, end);
+        (from.x, to.x) = (x, x);
+        line(gizmos, from, to, color);
+    }
+    for row in 0..=along {
+        let y = origin[axis] + cell[axis] * row as f32;
+        let (mut from, mut to) = (origin, end);
+        (from[axis], to[axis]) = (y, y);
+        line(gizmos, from, to, color);
     }
 }
 
 /// The edges of the field of view, out to the largest radius (nothing when it is 360 degrees).
+#[cfg(not(flock_3d))]
 fn draw_view_cone(gizmos: &mut Gizmos, config: &FlockConfig, here: Vec2, heading: Vec2) {
     if config.view_angle_degrees >= 360.0 {
         return;
@@ -248,4 +301,25 @@ fn draw_view_cone(gizmos: &mut Gizmos, config: &FlockConfig, here: Vec2, heading
         radius,
         color,
     );
+}
+
+/// The field of view, a cone around the heading out to the largest radius (nothing when it is
+/// 360 degrees): a ring where it ends and eight lines along its side.
+#[cfg(flock_3d)]
+fn draw_view_cone(gizmos: &mut Gizmos, config: &FlockConfig, here: Vec3, heading: Vec3) {
+    if config.view_angle_degrees >= 360.0 {
+        return;
+    }
+    let half_view = (config.view_angle_degrees / 2.0).to_radians();
+    let radius = config.max_radius();
+    let color = css::YELLOW.with_alpha(0.8);
+    let side = heading.any_orthonormal_vector();
+    let ring_centre = here + heading * radius * half_view.cos();
+    let ring_radius = radius * half_view.sin();
+    for step in 0..8 {
+        let around = Quat::from_axis_angle(heading, step as f32 * std::f32::consts::FRAC_PI_4);
+        gizmos.line(here, ring_centre + around * side * ring_radius, color);
+    }
+    let facing = Quat::from_rotation_arc(Vec3::Z, heading);
+    gizmos.circle(Isometry3d::new(ring_centre, facing), ring_radius, color);
 }

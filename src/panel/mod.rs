@@ -129,8 +129,9 @@ impl Command for ResetFlock {
     }
 }
 
-/// The sprite prefabs the panel offers, by name. Filled with the bundled sprites (square,
-/// arrow, fish, bird) at start-up unless the app filled it first.
+/// The prefabs the panel offers, by name. Filled at start-up, unless the app filled it first,
+/// with the bundled sprites (square, arrow, fish, bird) in 2D and the meshes built in code
+/// (bird, fish, big bird) in 3D.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct PrefabChoices(pub Vec<(String, BoidPrefab)>);
 
@@ -218,6 +219,7 @@ fn measure_frame_rate(time: Res<Time<Real>>, mut state: ResMut<PanelState>) {
     };
 }
 
+#[cfg(not(flock_3d))]
 fn offer_bundled_prefabs(mut choices: ResMut<PrefabChoices>, assets: Option<Res<AssetServer>>) {
     if !choices.0.is_empty() {
         return;
@@ -256,6 +258,39 @@ fn offer_bundled_prefabs(mut choices: ResMut<PrefabChoices>, assets: Option<Res<
                 28.0,
                 BoidColors::Single(Color::srgb(1.0, 0.78, 0.45)),
             ),
+        ),
+    ]);
+}
+
+/// The meshes the panel offers in 3D: the default bird, a fish and a larger bird, built in
+/// code.
+#[cfg(flock_3d)]
+fn offer_bundled_prefabs(
+    mut choices: ResMut<PrefabChoices>,
+    meshes: Option<ResMut<Assets<Mesh>>>,
+) {
+    if !choices.0.is_empty() {
+        return;
+    }
+    choices.0.push(("bird".into(), BoidPrefab::default()));
+    let Some(mut meshes) = meshes else { return };
+    choices.0.extend([
+        (
+            "fish".into(),
+            BoidPrefab {
+                mesh: meshes.add(crate::meshes::fish_mesh(14.0)),
+                colors: BoidColors::RandomHue {
+                    saturation: 0.75,
+                    lightness: 0.6,
+                },
+            },
+        ),
+        (
+            "big bird".into(),
+            BoidPrefab {
+                mesh: meshes.add(crate::meshes::bird_mesh(24.0)),
+                colors: BoidColors::Single(Color::srgb(1.0, 0.78, 0.45)),
+            },
         ),
     ]);
 }
@@ -470,7 +505,7 @@ fn look_section(ui: &mut Ui, tuning: &mut Tuning, choices: &PrefabChoices) {
         .iter()
         .find(|(_, prefab)| *prefab == *tuning.prefab)
         .map_or("custom", |(name, _)| name.as_str());
-    ComboBox::from_label("sprite")
+    ComboBox::from_label(if cfg!(flock_3d) { "mesh" } else { "sprite" })
         .selected_text(current)
         .show_ui(ui, |ui| {
             for (name, prefab) in &choices.0 {

@@ -216,7 +216,7 @@ pub fn preset_files(folder: &Path) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use flock_core::{Bounds, Vector};
+    use flock_core::{Bounds, world_size};
 
     #[test]
     fn builtin_presets_are_valid() {
@@ -229,11 +229,11 @@ mod tests {
     #[test]
     fn applying_a_preset_scales_it_to_the_world() {
         let mut settings = FlockSettings::default();
-        settings.config.bounds = Bounds::centered(Vector::new(1440.0, 720.0));
+        settings.config.bounds = Bounds::centered(world_size(1440.0, 720.0));
         settings.max_boids = 77;
         apply_preset(&mut settings, FlockConfig::unity_port());
         let expected = FlockConfig::unity_port().scaled(72.0);
-        assert_eq!(settings.config.bounds.size(), Vector::new(1440.0, 720.0));
+        assert_eq!(settings.config.bounds.size(), world_size(1440.0, 720.0));
         assert!((settings.config.separation_radius - expected.separation_radius).abs() < 1e-4);
         assert!((settings.config.max_speed - expected.max_speed).abs() < 1e-3);
         assert_eq!(settings.config.speed_mode, SpeedMode::Constant);

@@ -110,11 +110,14 @@ pub(crate) fn settings_ui(ui: &mut Ui, settings: &mut FlockSettings) {
         let bounds = &mut settings.config.bounds;
         ui.horizontal(|ui| {
             ui.label("min");
-            ui.add(DragValue::new(&mut bounds.min.x).speed(1.0));
-            ui.add(DragValue::new(&mut bounds.min.y).speed(1.0));
+            // Every axis of the bounds: x and y, and z in 3D.
+            for axis in 0..flock_core::DIMENSIONS {
+                ui.add(DragValue::new(&mut bounds.min[axis]).speed(1.0));
+            }
             ui.label("max");
-            ui.add(DragValue::new(&mut bounds.max.x).speed(1.0));
-            ui.add(DragValue::new(&mut bounds.max.y).speed(1.0));
+            for axis in 0..flock_core::DIMENSIONS {
+                ui.add(DragValue::new(&mut bounds.max[axis]).speed(1.0));
+            }
         });
     }
     choice(

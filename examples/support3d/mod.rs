@@ -1,0 +1,188 @@
+//! What the 3D examples share, on top of `support` (the window, screenshots, the panel flags):
+//! a small orbit camera of our own, a help line drawn over the 3D view, lights and fog, and the
+//! 3D tuning panel.
+
+// Each example uses only part of what is here.
+#![allow(dead_code, unused_imports)]
+
+use bevy::camera::visibility::RenderLayers;
+use bevy::core_pipeline::tonemapping::Tonemapping;
+use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_flock3d::{SpawnBoids, UiWantsInput};
+
+use crate::support::{self, HelpLine};
+
+/// Adds the 3D tuning panel when it is asked for, as `support::add_panel` does in 2D (the same
+/// flags: `--panel`, `--no-panel`, `--debug`, `FLOCK_PANEL`, `FLOCK_DEBUG`). Call it after
+/// `BoidsPlugin`.
+pub fn add_panel(app: &mut App, on_by_default: bool, reset: SpawnBoids) -> bool {
+    if !support::panel_wanted(on_by_default) {
+        return false;
+    }
+    #[cfg(feature = "panel")]
+    {
+        use bevy_flock3d::panel::{FlockDebugDraw, FlockPanelPlugin};
+        app.add_plugins(FlockPanelPlugin::default().with_reset(reset));
+        if support::debug_wanted() {
+            app.insert_resource(FlockDebugDraw {
+                bounds: true,
+                grid: true,
+                selected: true,
+                velocities: true,
+                forces: true,
+                ..default()
+            });
+        }
+        true
+    }
+    #[cfg(not(feature = "panel"))]
+    {
+        let _ = (app, reset);
+        warn!("the panel was asked for, but this build has no `panel` feature");
+        false
+    }
+}
+
+/// A camera that circles `focus`: drag with `button` to orbit, scroll to zoom. Ours rather
+/// than a dependency: these few lines are all the examples need.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct OrbitCamera {
+    /// The point looked at.
+    pub focus: Vec3,
+    /// How far from it.
+    pub distance: f32,
+    /// Turned about +y, radians.
+    pub yaw: f32,
+    /// Raised above the horizon, radians (positive looks down from above).
+    pub elevation: f32,
+    /// The mouse button that orbits while held.
+    pub button: MouseButton,
+}
+
+impl OrbitCamera {
+    /// Where the camera is and where it looks.
+    pub fn transform(&self) -> Transform {
+        let rotation = Quat::from_euler(EulerRot::YXZ, self.yaw, -self.elevation, 0.0);
+        Transform::from_translation(self.focus + rotation * Vec3::Z * self.distance)
+            .looking_at(self.focus, Vec3::Y)
+    }
+}
+
+/// The 3D camera for a scene: orbiting, with a tonemapping that needs no lookup table (the
+/// workspace builds Bevy without `tonemapping_luts`) and distance fog of `fog` so depth reads.
+pub fn camera(orbit: OrbitCamera, fog: Color, fog_start: f32, fog_end: f32) -> impl Bundle {
+    (
+        Camera3d::default(),
+        Tonemapping::AcesFitted,
+        orbit.transform(),
+        orbit,
+        DistanceFog {
+            color: fog,
+            falloff: FogFalloff::Linear {
+                start: fog_start,
+                end: fog_end,
+            },
+            ..default()
+        },
+    )
+}
+
+/// A sun from above one side, and a soft ambient light so shaded sides are not black.
+pub fn spawn_lights(commands: &mut Commands) {
+    commands.spawn((
+        DirectionalLight {
+            illuminance: 9_000.0,
+            ..default()
+        },
+        Transform::from_xyz(0.3, 1.0, 0.5).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+    commands.insert_resource(GlobalAmbientLight {
+        brightness: 400.0,
+        ..default()
+    });
+}
+
+/// The orbit camera and the help line over the 3D view.
+pub struct Scene3dPlugin(pub &'static str);
+
+impl Plugin for Scene3dPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(HelpLine(self.0.to_owned()))
+            .add_systems(Startup, spawn_help)
+            .add_systems(Update, (orbit, show_help));
+    }
+}
+
+fn orbit(
+    buttons: Res<ButtonInput<MouseButton>>,
+    motion: Res<AccumulatedMouseMotion>,
+    scroll: Res<AccumulatedMouseScroll>,
+    ui: Res<UiWantsInput>,
+    mut cameras: Query<(&mut OrbitCamera, &mut Transform)>,
+) {
+    for (mut orbit, mut transform) in &mut cameras {
+        if !ui.pointer {
+            if buttons.pressed(orbit.button) {
+                orbit.yaw -= motion.delta.x * 0.005;
+                orbit.elevation = (orbit.elevation + motion.delta.y * 0.005).clamp(-1.4, 1.4);
+            }
+            let lines = match scroll.unit {
+                MouseScrollUnit::Line => scroll.delta.y,
+                MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
+            };
+            orbit.distance = (orbit.distance * 0.9f32.powf(lines)).clamp(1.0, 1e5);
+        }
+        let wanted = orbit.transform();
+        if *transform != wanted {
+            *transform = wanted;
+        }
+    }
+}
+
+/// The layer of the overlay: the help text and the 2D camera that draws it over the 3D view
+/// (and nothing else: the flock's gizmos stay on layer 0).
+const OVERLAY: usize = 1;
+
+#[derive(Component)]
+struct HelpText;
+
+fn spawn_help(mut commands: Commands) {
+    commands.spawn((
+        Camera2d,
+        Camera {
+            order: 1,
+            clear_color: ClearColorConfig::None,
+            ..default()
+        },
+        RenderLayers::layer(OVERLAY),
+    ));
+    commands.spawn((
+        HelpText,
+        Text2d::default(),
+        TextFont {
+            font_size: FontSize::Px(18.0),
+            ..default()
+        },
+        TextColor(Color::srgb(0.9, 0.92, 0.97)),
+        bevy::sprite::Anchor::TOP_LEFT,
+        RenderLayers::layer(OVERLAY),
+    ));
+}
+
+/// Keeps the help text in the window's top-left corner.
+fn show_help(
+    line: Res<HelpLine>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    mut help: Single<(&mut Text2d, &mut Transform), With<HelpText>>,
+) {
+    let (text, transform) = &mut *help;
+    if let Ok(window) = windows.single() {
+        let corner = Vec2::new(-window.width(), window.height()) / 2.0;
+        transform.translation = (corner + Vec2::new(12.0, -10.0)).extend(0.0);
+    }
+    if text.0 != line.0 {
+        text.0.clone_from(&line.0);
+    }
+}

@@ -1,0 +1,279 @@
+//! Seed 004's tank groups in 3D, in the seed's own units and numbers: tanks (a box with a
+//! turret) drive at 5 units a second and turn at most 20 degrees a second on the ground, each
+//! heading for its group's target while keeping 10 units from its mates (weights 1.25 / 1 /
+//! 0.8); yellow lines join mates. A click on the ground sends the selected group; Tab selects
+//! the next; right-drag orbits, scroll zooms.
+
+mod support;
+mod support3d;
+
+use bevy::prelude::*;
+use bevy_flock3d::flock_core::{Bounds, NeighbourIndex};
+use bevy_flock3d::prelude::*;
+use bevy_flock3d::{FlockBuffers, UiWantsInput};
+use support3d::OrbitCamera;
+
+/// Seed 004's `TankGroup`: keepDistance 10, keepWeight 1, targetCloseDistance 20,
+/// targetWeight 1.25, moveWeight 0.8; a member stops within 5 units of the target.
+const GROUP: GroupParams = GroupParams {
+    keep_distance: 10.0,
+    keep_weight: 1.0,
+    target_close_distance: 20.0,
+    target_weight: 1.25,
+    move_weight: 0.8,
+    stop_distance: 5.0,
+};
+
+/// Seed 004's `TankBehaviour`: moveSpeed 5.
+const MOVE_SPEED: f32 = 5.0;
+/// Seed 004's `TankBehaviour`: rotateSpeed 20 (degrees a second).
+const ROTATE_SPEED_DEGREES: f32 = 20.0;
+
+/// The ground the tanks drive on, units from the centre to each side.
+const GROUND_HALF: f32 = 70.0;
+
+const GROUP_COLOURS: [Color; 3] = [
+    Color::srgb(0.85, 0.4, 0.25),
+    Color::srgb(0.3, 0.6, 0.85),
+    Color::srgb(0.45, 0.75, 0.3),
+];
+
+fn main() {
+    let config = FlockConfig {
+        // Tanks don't flock: the group behaviour moves them. The radii size the neighbour
+        // index for the group's keep distance.
+        weights: RuleWeights {
+            separation: 0.0,
+            alignment: 0.0,
+            cohesion: 0.0,
+        },
+        separation_radius: GROUP.keep_distance,
+        alignment_radius: GROUP.keep_distance,
+        cohesion_radius: GROUP.keep_distance,
+        max_speed: MOVE_SPEED,
+        // A flat box over the ground: tanks bounce off its sides and never leave y = 0.
+        bounds: Bounds {
+            min: Vec3::new(-GROUND_HALF, -1.0, -GROUND_HALF),
+            max: Vec3::new(GROUND_HALF, 1.0, GROUND_HALF),
+        },
+        edges: EdgeMode::Bounce,
+        ..FlockConfig::processing()
+    };
+    let mut app = support::example_app("tank_group_3d");
+    app.insert_resource(ClearColor(Color::srgb(0.62, 0.72, 0.8)))
+        .insert_resource(FlockSettings {
+            config,
+            max_boids: 100,
+            ..default()
+        })
+        // A click sends the selected group rather than adding a boid.
+        .insert_resource(ClickToSpawn {
+            enabled: false,
+            ..default()
+        })
+        .add_plugins(BoidsPlugin::default())
+        .add_plugins(support3d::Scene3dPlugin(""))
+        .add_systems(Startup, setup)
+        .add_systems(
+            Update,
+            (
+                select_group,
+                set_target,
+                draw_targets,
+                draw_mate_lines,
+                update_help,
+            ),
+        );
+    let reset = SpawnBoids::new(24, Placement::RandomInBounds);
+    support3d::add_panel(&mut app, false, reset);
+    app.run();
+}
+
+/// The group a click sends.
+#[derive(Resource)]
+struct Selected {
+    groups: Vec<Entity>,
+    current: usize,
+}
+
+/// A tank modelled pointing along -z, standing on y = 0: a hull, a turret on it and a gun.
+fn tank_parts(meshes: &mut Assets<Mesh>) -> [Handle<Mesh>; 3] {
+    let part = |size: Vec3, at: Vec3| Mesh::from(Cuboid::from_size(size)).translated_by(at);
+    [
+        meshes.add(part(Vec3::new(2.4, 1.0, 3.6), Vec3::new(0.0, 0.5, 0.0))),
+        meshes.add(part(Vec3::new(1.5, 0.7, 1.6), Vec3::new(0.0, 1.35, 0.2))),
+        meshes.add(part(Vec3::new(0.3, 0.3, 2.0), Vec3::new(0.0, 1.4, -1.4))),
+    ]
+}
+
+fn setup(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    commands.spawn(support3d::camera(
+        OrbitCamera {
+            focus: Vec3::ZERO,
+            distance: 150.0,
+            yaw: 0.3,
+            elevation: 0.85,
+            button: MouseButton::Right,
+        },
+        Color::srgb(0.62, 0.72, 0.8),
+        200.0,
+        600.0,
+    ));
+    support3d::spawn_lights(&mut commands);
+    commands.spawn((
+        Mesh3d(meshes.add(Plane3d::default().mesh().size(GROUND_HALF * 2.0, GROUND_HALF * 2.0))),
+        MeshMaterial3d(materials.add(StandardMaterial {
+            base_color: Color::srgb(0.55, 0.52, 0.4),
+            perceptual_roughness: 1.0,
+            ..default()
+        })),
+    ));
+    let parts = tank_parts(&mut meshes);
+    let starts = [
+        Vec3::new(-50.0, 0.0, 40.0),
+        Vec3::new(-50.0, 0.0, -40.0),
+        Vec3::new(45.0, 0.0, 45.0),
+    ];
+    let targets = [
+        Vec3::new(35.0, 0.0, -30.0),
+        Vec3::new(30.0, 0.0, 25.0),
+        Vec3::new(-35.0, 0.0, 0.0),
+    ];
+    let mut groups = Vec::new();
+    for ((start, target), colour) in starts.into_iter().zip(targets).zip(GROUP_COLOURS) {
+        let group = commands
+            .spawn(BoidGroup {
+                target,
+                params: GROUP,
+            })
+            .id();
+        groups.push(group);
+        let paint = materials.add(StandardMaterial {
+            base_color: colour,
+            perceptual_roughness: 0.7,
+            ..default()
+        });
+        for i in 0..8 {
+            let offset = Vec3::new((i % 4) as f32, 0.0, (i / 4) as f32) * 7.0;
+            let [hull, turret, gun] = parts.clone();
+            commands
+                .spawn((
+                    Boid,
+                    GroupMember::new(group),
+                    MotionLimits {
+                        max_speed: MOVE_SPEED,
+                        max_force: 1_000.0,
+                        mass: 1.0,
+                    },
+                    TurnRate {
+                        max_turn_rate: ROTATE_SPEED_DEGREES.to_radians(),
+                        max_acceleration: 10.0,
+                    },
+                    Transform::from_translation(start + offset),
+                    Velocity(Vec3::X * 0.1),
+                    // The hull is the boid's own mesh, so the plugin's prefab leaves it be.
+                    Mesh3d(hull),
+                    MeshMaterial3d(paint.clone()),
+                ))
+                .with_children(|tank| {
+                    tank.spawn((Mesh3d(turret), MeshMaterial3d(paint.clone())));
+                    tank.spawn((Mesh3d(gun), MeshMaterial3d(paint.clone())));
+                });
+        }
+    }
+    commands.insert_resource(Selected { groups, current: 0 });
+}
+
+fn select_group(
+    keys: Res<ButtonInput<KeyCode>>,
+    ui: Res<UiWantsInput>,
+    mut selected: ResMut<Selected>,
+) {
+    if keys.just_pressed(KeyCode::Tab) && !ui.keyboard {
+        selected.current = (selected.current + 1) % selected.groups.len();
+    }
+}
+
+/// A click on the ground (the plugin's cursor position meets the plane y = 0) sends the
+/// selected group there.
+fn set_target(
+    buttons: Res<ButtonInput<MouseButton>>,
+    cursor: Res<CursorWorldPosition>,
+    ui: Res<UiWantsInput>,
+    selected: Res<Selected>,
+    mut groups: Query<&mut BoidGroup>,
+) {
+    if buttons.just_pressed(MouseButton::Left)
+        && !ui.pointer
+        && let Some(point) = cursor.0
+        && point.x.abs() <= GROUND_HALF
+        && point.z.abs() <= GROUND_HALF
+        && let Ok(mut group) = groups.get_mut(selected.groups[selected.current])
+    {
+        group.target = point;
+    }
+}
+
+/// Each group's target on the ground: a cross and its stop circle, brighter when selected.
+fn draw_targets(selected: Res<Selected>, groups: Query<&BoidGroup>, mut gizmos: Gizmos) {
+    for (i, (&entity, colour)) in selected.groups.iter().zip(GROUP_COLOURS).enumerate() {
+        let Ok(group) = groups.get(entity) else {
+            continue;
+        };
+        let alpha = if i == selected.current { 1.0 } else { 0.4 };
+        let colour = colour.with_alpha(alpha);
+        let at = group.target + Vec3::Y * 0.05;
+        gizmos.line(at - Vec3::X * 3.0, at + Vec3::X * 3.0, colour);
+        gizmos.line(at - Vec3::Z * 3.0, at + Vec3::Z * 3.0, colour);
+        let flat = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
+        gizmos.circle(Isometry3d::new(at, flat), group.params.stop_distance, colour);
+    }
+}
+
+/// Yellow lines from each tank to the mates within its keep distance, found through the
+/// plugin's neighbour index as the group behaviour finds them (the seed's `Debug.DrawLine`).
+fn draw_mate_lines(
+    buffers: Res<FlockBuffers>,
+    members: Query<&GroupMember>,
+    mut candidates: Local<Vec<u32>>,
+    mut gizmos: Gizmos,
+) {
+    let yellow = Color::srgb(1.0, 0.9, 0.1);
+    let lift = Vec3::Y * 1.2;
+    for (boid, &entity) in buffers.entities().iter().enumerate() {
+        let Ok(member) = members.get(entity) else {
+            continue;
+        };
+        let at = buffers.positions()[boid];
+        buffers
+            .index()
+            .candidates(at, GROUP.keep_distance, &mut candidates);
+        for &other in candidates.iter() {
+            let other = other as usize;
+            let mate_at = buffers.positions()[other];
+            let is_mate = other > boid
+                && at.distance(mate_at) < GROUP.keep_distance
+                && members
+                    .get(buffers.entities()[other])
+                    .is_ok_and(|mate| mate.group == member.group);
+            if is_mate {
+                gizmos.line(at + lift, mate_at + lift, yellow);
+            }
+        }
+    }
+}
+
+fn update_help(selected: Res<Selected>, mut help: ResMut<support::HelpLine>) {
+    let text = format!(
+        "click the ground: send group {} there   Tab: next group   right-drag: orbit   \
+         scroll: zoom   (3 groups of 8 tanks, seed 004)",
+        selected.current + 1
+    );
+    if help.0 != text {
+        help.0 = text;
+    }
+}

@@ -1,0 +1,304 @@
+//! The plugin's per-dimension code, in one place. `bevy_flock` compiles this source in 2D and
+//! `bevy_flock3d` in 3D (its build script sets the `flock_3d` cfg); everything else is written
+//! against the kernel's [`Vector`] (`Vec2` or `Vec3`), so the components, systems and
+//! behaviours are one copy. Here: a boid's position in its `Transform`, the rotation that
+//! faces its velocity (with a stable up and optional banking in 3D), and, with the `render`
+//! feature, where the cursor points in the world.
+
+use bevy::prelude::*;
+use flock_core::Vector;
+
+use crate::components::{Boid, Velocity};
+
+/// A boid's simulated position from its translation: x and y in 2D (z is the sprite's drawing
+/// order and stays as the app set it), all three axes in 3D.
+#[inline]
+pub(crate) fn position_of(translation: Vec3) -> Vector {
+    #[cfg(not(flock_3d))]
+    return translation.truncate();
+    #[cfg(flock_3d)]
+    return translation;
+}
+
+/// Writes a simulated position into a translation; 2D keeps the drawing order `z`.
+#[inline]
+pub(crate) fn set_position(translation: &mut Vec3, position: Vector) {
+    #[cfg(not(flock_3d))]
+    {
+        *translation = position.extend(translation.z);
+    }
+    #[cfg(flock_3d)]
+    {
+        *translation = position;
+    }
+}
+
+/// A position or displacement as a translation (`z = 0` in 2D).
+#[inline]
+pub(crate) fn translation_of(position: Vector) -> Vec3 {
+    #[cfg(not(flock_3d))]
+    return position.extend(0.0);
+    #[cfg(flock_3d)]
+    return position;
+}
+
+/// [`FlockSystems::TransformSync`](crate::FlockSystems::TransformSync) in 2D: turns each boid
+/// to face its velocity (sprites are drawn pointing along +x). A boid at rest keeps its
+/// rotation.
+#[cfg(not(flock_3d))]
+pub(crate) fn face_velocity(
+    mut boids: Query<(&mut Transform, &Velocity), (With<Boid>, Changed<Velocity>)>,
+) {
+    boids.par_iter_mut().for_each(|(mut transform, velocity)| {
+        if let Some(heading) = velocity.0.try_normalize() {
+            // From the two unit vectors directly: no trigonometry for 100k boids a step.
+            transform.rotation = Quat::from_rotation_arc_2d(Vec2::X, heading);
+        }
+    });
+}
+
+/// [`FlockSystems::TransformSync`](crate::FlockSystems::TransformSync) in 3D: turns each boid
+/// so that its forward (`-z`, Bevy's `Transform::forward`) is its velocity and its up (`+y`)
+/// stays level, or banks into turns with [`Banking`]. A boid at rest keeps its rotation.
+#[cfg(flock_3d)]
+pub(crate) fn face_velocity(
+    time: Res<Time>,
+    mut boids: Query<
+        (&mut Transform, &Velocity, Option<&Banking>),
+        (With<Boid>, Changed<Velocity>),
+    >,
+) {
+    let dt = time.delta_secs();
+    boids
+        .par_iter_mut()
+        .for_each(|(mut transform, velocity, banking)| {
+            let banking = banking.filter(|banking| banking.is_valid());
+            if let Some(rotation) = facing(transform.rotation, velocity.0, banking, dt) {
+                transform.rotation = rotation;
+            }
+        });
+}
+
+/// How fast a boid rolls towards level (or its bank), radians per second: a boid that comes
+/// out of a vertical climb upside down rolls upright in half a second rather than flipping in
+/// one step.
+#[cfg(flock_3d)]
+pub const MAX_ROLL_RATE: f32 = std::f32::consts::TAU;
+
+/// A flyer that banks into its turns (3D only; without it a boid stays level): it rolls
+/// towards the side it accelerates to, as an aeroplane's lift leans into a turn, by
+/// `atan(sideways acceleration / gravity)`, at most `max_angle`. Off by default (no
+/// component). Values that are not finite, a `gravity` that is not positive or a negative
+/// `max_angle` turn banking off for that boid.
+#[cfg(flock_3d)]
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
+#[reflect(Component, Debug, PartialEq, Default)]
+pub struct Banking {
+    /// The acceleration that balances the bank, world units per second squared: smaller
+    /// banks harder.
+    pub gravity: f32,
+    /// The steepest bank, radians.
+    pub max_angle: f32,
+}
+
+#[cfg(flock_3d)]
+impl Default for Banking {
+    /// A bird of the default flock (120 units a second): up to 60 degrees.
+    fn default() -> Self {
+        Self {
+            gravity: 400.0,
+            max_angle: std::f32::consts::FRAC_PI_3,
+        }
+    }
+}
+
+#[cfg(flock_3d)]
+impl Banking {
+    /// Whether banking with these values is applied.
+    pub fn is_valid(&self) -> bool {
+        self.gravity.is_finite()
+            && self.gravity > 0.0
+            && self.max_angle.is_finite()
+            && self.max_angle >= 0.0
+    }
+}
+
+/// `v`'s part square to unit `axis`, normalised, or `None` when `v` lies along it.
+#[cfg(flock_3d)]
+fn square_to(v: Vec3, axis: Vec3) -> Option<Vec3> {
+    (v - axis * v.dot(axis)).try_normalize()
+}
+
+/// The rotation that faces `velocity` after `previous`, or `None` for a velocity with no
+/// direction (at rest, or not finite).
+///
+/// The up vector is carried over from the previous rotation and rolled, at most
+/// [`MAX_ROLL_RATE`] a second, towards level (world +y) or the bank. Level is undefined for a
+/// vertical heading, so a boid climbing or diving straight keeps its carried-over up: no spin
+/// and no flip, and the rotation is always finite.
+#[cfg(flock_3d)]
+pub(crate) fn facing(
+    previous: Quat,
+    velocity: Vec3,
+    banking: Option<&Banking>,
+    dt: f32,
+) -> Option<Quat> {
+    let forward = velocity.try_normalize()?;
+    // A rotation other code broke (not finite, or zero) starts over from the identity.
+    let previous = if previous.is_finite() && previous.length_squared() > 1e-6 {
+        previous.normalize()
+    } else {
+        Quat::IDENTITY
+    };
+    let (previous_up, previous_forward) = (previous * Vec3::Y, previous * Vec3::NEG_Z);
+    // The old up carried to the new heading. A heading that turned onto the old up (or down)
+    // in one step is a quarter pitch: the new up is the old back (or forward).
+    let carried = square_to(previous_up, forward)
+        .or_else(|| square_to(-previous_forward * forward.dot(previous_up).signum(), forward))
+        .unwrap_or_else(|| forward.any_orthonormal_vector());
+    let mut target = square_to(Vec3::Y, forward).unwrap_or(carried);
+    if let Some(banking) = banking
+        && dt > 0.0
+    {
+        // The heading's change over the step, times the speed: the sideways acceleration.
+        let sideways = (forward - previous_forward) * (velocity.length() / dt);
+        let sideways = sideways - forward * sideways.dot(forward);
+        let lift = target * banking.gravity + sideways;
+        if let Some(lift) = square_to(lift, forward) {
+            let bank = target.angle_between(lift).min(banking.max_angle);
+            target = rotate_about(target, forward, bank * roll_sign(target, lift, forward));
+        }
+    }
+    // Level is ill-defined near the vertical, where a small change of heading swings it round:
+    // the roll rate fades to nothing there, so a boid climbing straight does not spin.
+    let max_roll = (MAX_ROLL_RATE * dt * forward.with_y(0.0).length()).max(0.0);
+    let wanted = signed_angle(carried, target, forward);
+    let up = rotate_about(carried, forward, wanted.clamp(-max_roll, max_roll));
+    let right = forward.cross(up).try_normalize()?;
+    let up = right.cross(forward);
+    let rotation = Quat::from_mat3(&Mat3::from_cols(right, up, -forward)).normalize();
+    rotation.is_finite().then_some(rotation)
+}
+
+/// The angle from `a` to `b` about unit `axis`, both square to it, in `(-pi, pi]`.
+#[cfg(flock_3d)]
+fn signed_angle(a: Vec3, b: Vec3, axis: Vec3) -> f32 {
+    axis.dot(a.cross(b)).atan2(a.dot(b))
+}
+
+/// The sign of the roll that turns `from` towards `to` about `axis`.
+#[cfg(flock_3d)]
+fn roll_sign(from: Vec3, to: Vec3, axis: Vec3) -> f32 {
+    signed_angle(from, to, axis).signum()
+}
+
+/// `v` rotated by `angle` about unit `axis`.
+#[cfg(flock_3d)]
+fn rotate_about(v: Vec3, axis: Vec3, angle: f32) -> Vec3 {
+    Quat::from_axis_angle(axis, angle) * v
+}
+
+/// Projects the primary window's cursor through the 2D camera into the world.
+#[cfg(all(feature = "render", not(flock_3d)))]
+pub(crate) fn cursor_in_world(
+    camera: &Camera,
+    camera_transform: &GlobalTransform,
+    screen: Vec2,
+) -> Option<Vector> {
+    camera.viewport_to_world_2d(camera_transform, screen).ok()
+}
+
+/// Where the ray through the cursor meets the ground, the plane y = 0 (Bevy's up is +y):
+/// tanks are sent there and clicked boids appear there. `None` when the ray misses it.
+#[cfg(all(feature = "render", flock_3d))]
+pub(crate) fn cursor_in_world(
+    camera: &Camera,
+    camera_transform: &GlobalTransform,
+    screen: Vec2,
+) -> Option<Vector> {
+    let ray = camera.viewport_to_world(camera_transform, screen).ok()?;
+    let distance = ray.intersect_plane(Vec3::ZERO, InfinitePlane3d::new(Vec3::Y))?;
+    Some(ray.get_point(distance))
+}
+
+/// The camera the cursor is projected through: the 2D camera.
+#[cfg(all(feature = "render", not(flock_3d)))]
+pub(crate) type WorldCamera = Camera2d;
+/// The camera the cursor is projected through: the 3D camera.
+#[cfg(all(feature = "render", flock_3d))]
+pub(crate) type WorldCamera = Camera3d;
+
+#[cfg(all(test, flock_3d))]
+mod tests {
+    use super::*;
+
+    fn up_of(rotation: Quat) -> Vec3 {
+        rotation * Vec3::Y
+    }
+
+    #[test]
+    fn faces_the_velocity_and_stays_level() {
+        for velocity in [Vec3::X, Vec3::NEG_Z, Vec3::new(1.0, 0.5, -2.0)] {
+            let rotation = facing(Quat::IDENTITY, velocity, None, 1.0).unwrap();
+            assert!((rotation * Vec3::NEG_Z).distance(velocity.normalize()) < 1e-5);
+            // Level: the right wing is horizontal.
+            assert!((rotation * Vec3::X).y.abs() < 1e-5, "{velocity}");
+            assert!(up_of(rotation).y > 0.0);
+        }
+    }
+
+    #[test]
+    fn climbing_and_diving_straight_keep_a_finite_up_without_flipping() {
+        for vertical in [Vec3::Y, Vec3::NEG_Y] {
+            let mut rotation = facing(Quat::IDENTITY, Vec3::X, None, 1.0 / 60.0).unwrap();
+            // Pitch through the vertical and beyond, a few degrees a step.
+            for step in 0..=60 {
+                let angle = step as f32 * 3.0_f32.to_radians();
+                let heading = Vec3::X * angle.cos() + vertical * angle.sin();
+                let next = facing(rotation, heading, None, 1.0 / 60.0).unwrap();
+                assert!(next.is_finite());
+                assert!((next * Vec3::NEG_Z).distance(heading.normalize()) < 1e-4);
+                // The up turns by the pitch and at most the roll rate, never half a turn.
+                let turned = up_of(rotation).angle_between(up_of(next));
+                assert!(turned < 0.2, "step {step}: up turned by {turned}");
+                rotation = next;
+            }
+        }
+        // Straight up from nothing: still finite and facing.
+        let rotation = facing(Quat::IDENTITY, Vec3::Y, None, 1.0 / 60.0).unwrap();
+        assert!((rotation * Vec3::NEG_Z).distance(Vec3::Y) < 1e-5);
+    }
+
+    #[test]
+    fn banks_into_a_turn_only_when_asked_and_at_most_max_angle() {
+        let dt = 1.0 / 60.0;
+        let banking = Banking {
+            gravity: 100.0,
+            max_angle: 0.5,
+        };
+        // A right turn (from -z towards +x) of 2 degrees a step at 100 units a second.
+        let heading = |step: usize| {
+            let angle = (step as f32 * 2.0).to_radians();
+            Vec3::new(angle.sin(), 0.0, -angle.cos()) * 100.0
+        };
+        let (mut level, mut banked) = (Quat::IDENTITY, Quat::IDENTITY);
+        for step in 0..120 {
+            level = facing(level, heading(step), None, dt).unwrap();
+            banked = facing(banked, heading(step), Some(&banking), dt).unwrap();
+        }
+        assert!((level * Vec3::X).y.abs() < 1e-5, "without banking it stays level");
+        let up = up_of(banked);
+        let right = banked * Vec3::X;
+        // Rolled towards the turn's centre (the up leans right), by the most allowed.
+        assert!(up.dot(right.with_y(0.0)) > 0.0, "up {up}");
+        assert!((up.angle_between(Vec3::Y) - 0.5).abs() < 0.01, "up {up}");
+    }
+
+    #[test]
+    fn no_direction_no_rotation() {
+        assert_eq!(facing(Quat::IDENTITY, Vec3::ZERO, None, 1.0), None);
+        assert_eq!(facing(Quat::IDENTITY, Vec3::NAN, None, 1.0), None);
+        let broken = Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0);
+        assert!(facing(broken, Vec3::X, None, 1.0).unwrap().is_finite());
+    }
+}
