@@ -269,7 +269,7 @@ fn absurd_counts_threads_and_steps_are_errors_not_aborts() {
         fails_cleanly(&flock(&all), "thread count");
     }
     fails_cleanly(
-        &flock(&["soak", "--count", "1G", "--steps", "1"]),
+        &flock(&["soak", "--count", "1000M", "--steps", "1"]),
         "at most 10000000",
     );
     fails_cleanly(
