@@ -153,6 +153,11 @@ fn extreme_valid_settings_keep_every_boid_finite() {
     }
 }
 
+/// A boid in the middle of the flock, for a hostile component.
+fn near(world: &mut World) -> EntityWorldMut<'_> {
+    world.spawn((Boid, Transform::from_xyz(1.0, -1.0, 0.0), Velocity(Vec2::X)))
+}
+
 #[test]
 fn behaviour_components_with_hostile_values_poison_no_one() {
     let mut app = create_app(FlockSettings::default(), 22);
@@ -160,9 +165,6 @@ fn behaviour_components_with_hostile_values_poison_no_one() {
     let nan = f32::NAN;
     let inf = f32::INFINITY;
     let bad_point = Target::Point(Vec2::new(nan, inf));
-    let near = |world: &mut World| -> EntityWorldMut<'_> {
-        world.spawn((Boid, Transform::from_xyz(1.0, -1.0, 0.0), Velocity(Vec2::X)))
-    };
     let world = app.world_mut();
     near(world).insert(Seek {
         target: bad_point,

@@ -269,7 +269,7 @@ fn absurd_counts_threads_and_steps_are_errors_not_aborts() {
         fails_cleanly(&flock(&all), "thread count");
     }
     fails_cleanly(
-        &flock(&["soak", "--count", "1G", "--steps", "1"]),
+        &flock(&["soak", "--count", "1000M", "--steps", "1"]),
         "at most 10000000",
     );
     fails_cleanly(
@@ -437,4 +437,102 @@ fn two_runs_writing_the_same_output_do_not_mix() {
         written.len()
     );
     assert_eq!(names(&dir), ["out.csv"]);
+}
+
+#[test]
+fn three_dimensions_read_and_write_x_y_z() {
+    let dir = scratch("dims3");
+    let input = dir.join("boids.csv");
+    std::fs::write(&input, "x,y,z,vx,vy,vz\n0,0,0,10,0,0\n30,0,-20,0,0,10\n").unwrap();
+    let input = input.to_str().unwrap();
+    let csv = stdout(&flock(&[
+        "simulate", "--dims", "3", "--input", input, "--steps", "3",
+    ]));
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("step,id,x,y,z,vx,vy,vz"));
+    let rows: Vec<Vec<f32>> = lines
+        .map(|line| line.split(',').map(|v| v.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(rows.len(), 4 * 2, "steps 0 to 3 of two boids");
+    assert_eq!(rows[1], [0.0, 1.0, 30.0, 0.0, -20.0, 0.0, 0.0, 10.0]);
+    // The second boid flies along z, so its z changes while x and y stay.
+    let last = &rows[7];
+    assert!(last[4] > -20.0 && last[7] > 0.0, "{last:?}");
+    // Random boids fill the box in all three axes, the same for any thread count.
+    let random = |threads| {
+        stdout(&flock(&[
+            "simulate",
+            "--dims",
+            "3",
+            "--count",
+            "200",
+            "--seed",
+            "9",
+            "--steps",
+            "5",
+            "--threads",
+            threads,
+        ]))
+    };
+    let one = random("1");
+    assert_eq!(one, random("2"));
+    let zs: Vec<f32> = one
+        .lines()
+        .skip(1)
+        .map(|line| line.split(',').nth(4).unwrap().parse().unwrap())
+        .collect();
+    assert!(zs.iter().any(|z| *z > 100.0) && zs.iter().any(|z| *z < -100.0));
+}
+
+#[test]
+fn files_of_the_other_dimension_are_named_as_such() {
+    let dir = scratch("dims-mismatch");
+    let boids2 = dir.join("boids2.csv");
+    std::fs::write(&boids2, "x,y,vx,vy\n1,2,3,4\n").unwrap();
+    let boids3 = dir.join("boids3.csv");
+    std::fs::write(&boids3, "x,y,z,vx,vy,vz\n1,2,3,4,5,6\n1,2,3,4,5\n").unwrap();
+    let settings2 = dir.join("settings2.ron");
+    std::fs::write(
+        &settings2,
+        ron::to_string(&FlockSettings::default()).unwrap(),
+    )
+    .unwrap();
+    let path = |p: &PathBuf| p.to_str().unwrap().to_string();
+    for (args, needle) in [
+        (
+            vec!["--dims", "3", "--input", &path(&boids2)],
+            "line 1: the header `x,y,vx,vy` is for 2D boids",
+        ),
+        (
+            vec!["--dims", "3", "--input", &path(&boids3)],
+            "line 3: 5 fields; expected 6 (x,y,z,vx,vy,vz)",
+        ),
+        (
+            vec!["--input", &path(&boids3)],
+            "the header `x,y,z,vx,vy,vz` is for 3D boids",
+        ),
+        (
+            vec![
+                "--dims",
+                "3",
+                "--settings",
+                &path(&settings2),
+                "--count",
+                "5",
+            ],
+            "these are 2D settings (`config.bounds` corners with 2 coordinates)",
+        ),
+        (vec!["--dims", "4", "--count", "5"], "not a dimension"),
+    ] {
+        let mut all = vec!["simulate", "--steps", "1"];
+        all.extend(args.iter().copied());
+        let output = flock(&all);
+        assert!(!output.status.success(), "{all:?}");
+        assert!(
+            stderr(&output).contains(needle),
+            "{all:?}: {}",
+            stderr(&output)
+        );
+        assert!(!stderr(&output).contains("panicked"), "{all:?}");
+    }
 }
