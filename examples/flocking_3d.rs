@@ -50,10 +50,7 @@ fn main() {
         .add_plugins(BoidsPlugin::default())
         .add_plugins(support3d::Scene3dPlugin(""))
         .add_systems(Startup, setup)
-        .add_systems(
-            Update,
-            (keys, draw_box, update_help),
-        );
+        .add_systems(Update, (keys, draw_box, update_help));
     let panel = support3d::add_panel(&mut app, true, START);
     app.insert_resource(PanelKey(if panel { "   F1: panel" } else { "" }));
     app.run();

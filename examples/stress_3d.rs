@@ -13,7 +13,7 @@ use support3d::OrbitCamera;
 
 const DEFAULT_BOIDS: usize = 20_000;
 
-/// Boids per cubic world unit: with the radii below, about twenty neighbours each.
+/// Boids per cubic world unit: with the radii below, about thirty neighbours each.
 const DENSITY: f32 = 2e-3;
 
 fn main() {

@@ -125,7 +125,13 @@ fn setup(
     ));
     support3d::spawn_lights(&mut commands);
     commands.spawn((
-        Mesh3d(meshes.add(Plane3d::default().mesh().size(GROUND_HALF * 2.0, GROUND_HALF * 2.0))),
+        Mesh3d(
+            meshes.add(
+                Plane3d::default()
+                    .mesh()
+                    .size(GROUND_HALF * 2.0, GROUND_HALF * 2.0),
+            ),
+        ),
         MeshMaterial3d(materials.add(StandardMaterial {
             base_color: Color::srgb(0.55, 0.52, 0.4),
             perceptual_roughness: 1.0,
@@ -230,7 +236,11 @@ fn draw_targets(selected: Res<Selected>, groups: Query<&BoidGroup>, mut gizmos: 
         gizmos.line(at - Vec3::X * 3.0, at + Vec3::X * 3.0, colour);
         gizmos.line(at - Vec3::Z * 3.0, at + Vec3::Z * 3.0, colour);
         let flat = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
-        gizmos.circle(Isometry3d::new(at, flat), group.params.stop_distance, colour);
+        gizmos.circle(
+            Isometry3d::new(at, flat),
+            group.params.stop_distance,
+            colour,
+        );
     }
 }
 
@@ -270,7 +280,7 @@ fn draw_mate_lines(
 fn update_help(selected: Res<Selected>, mut help: ResMut<support::HelpLine>) {
     let text = format!(
         "click the ground: send group {} there   Tab: next group   right-drag: orbit   \
-         scroll: zoom   (3 groups of 8 tanks, seed 004)",
+         scroll: zoom",
         selected.current + 1
     );
     if help.0 != text {

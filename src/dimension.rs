@@ -154,7 +154,12 @@ pub(crate) fn facing(
     // The old up carried to the new heading. A heading that turned onto the old up (or down)
     // in one step is a quarter pitch: the new up is the old back (or forward).
     let carried = square_to(previous_up, forward)
-        .or_else(|| square_to(-previous_forward * forward.dot(previous_up).signum(), forward))
+        .or_else(|| {
+            square_to(
+                -previous_forward * forward.dot(previous_up).signum(),
+                forward,
+            )
+        })
         .unwrap_or_else(|| forward.any_orthonormal_vector());
     let mut target = square_to(Vec3::Y, forward).unwrap_or(carried);
     if let Some(banking) = banking
@@ -286,7 +291,10 @@ mod tests {
             level = facing(level, heading(step), None, dt).unwrap();
             banked = facing(banked, heading(step), Some(&banking), dt).unwrap();
         }
-        assert!((level * Vec3::X).y.abs() < 1e-5, "without banking it stays level");
+        assert!(
+            (level * Vec3::X).y.abs() < 1e-5,
+            "without banking it stays level"
+        );
         let up = up_of(banked);
         let right = banked * Vec3::X;
         // Rolled towards the turn's centre (the up leans right), by the most allowed.

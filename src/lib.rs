@@ -51,6 +51,10 @@ pub use flock_core;
 
 /// Everything a typical app needs: `use bevy_flock::prelude::*;`.
 pub mod prelude {
+    #[cfg(flock_3d)]
+    pub use crate::Banking;
+    #[cfg(all(feature = "render", not(flock_3d)))]
+    pub use crate::FlockCamera;
     pub use crate::{
         Acceleration, Arrive, AvoidObstacles, AvoidWalls, Boid, BoidGroup, BoidsPlugin,
         BoundsSource, Evade, Flee, FlockClock, FlockRng, FlockSettings, FlockSystems, GroupMember,
@@ -59,10 +63,6 @@ pub mod prelude {
     };
     #[cfg(feature = "render")]
     pub use crate::{BoidColors, BoidPrefab, ClickToSpawn, CursorWorldPosition};
-    #[cfg(all(feature = "render", not(flock_3d)))]
-    pub use crate::FlockCamera;
-    #[cfg(flock_3d)]
-    pub use crate::Banking;
     #[cfg(all(feature = "render", flock_3d))]
     pub use crate::{bird_mesh, fish_mesh};
     pub use flock_core::Vector;

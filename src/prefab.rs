@@ -210,9 +210,7 @@ pub(crate) fn paint_boids(
     };
     for (entity, styled) in &boids {
         let material = cache.for_hue(&prefab.colors, styled.hue, &mut materials);
-        commands
-            .entity(entity)
-            .try_insert(MeshMaterial3d(material));
+        commands.entity(entity).try_insert(MeshMaterial3d(material));
     }
 }
 

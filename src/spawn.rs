@@ -22,7 +22,6 @@ pub enum Placement {
 ///
 /// ```
 /// use bevy::prelude::*;
-use flock_core::{Vector, random_direction, random_point};
 /// use bevy_flock::prelude::*;
 ///
 /// fn setup(mut commands: Commands) {

@@ -134,8 +134,12 @@ fn take_screenshots(
         return;
     }
     if plan.taken == 2 {
-        // One more interval for the second screenshot to be written.
-        exit.write(AppExit::Success);
+        // One more interval for the second screenshot to be written, and longer while it is
+        // not there yet: software rendering of a large 3D scene can take seconds a frame.
+        let last = plan.dir.join(format!("{}-2.png", plan.example));
+        if last.exists() || time.elapsed() > due + Duration::from_secs(60) {
+            exit.write(AppExit::Success);
+        }
         return;
     }
     plan.taken += 1;

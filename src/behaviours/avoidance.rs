@@ -4,8 +4,8 @@ use bevy::prelude::*;
 use flock_core::Vector;
 use flock_core::steering::{Shape, avoid_obstacles as obstacle_force, avoid_walls as wall_force};
 
-use crate::dimension::position_of;
 use crate::behaviours::{Steerers, SteeringForce, add_forces};
+use crate::dimension::position_of;
 use crate::settings::ActiveFlockSettings;
 
 /// Look `look_ahead` along the heading and steer inwards when that point is outside the

@@ -2,8 +2,8 @@
 
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
-use flock_core::Vector;
 use flock_core::NeighbourIndex;
+use flock_core::Vector;
 use flock_core::steering::{GroupParams, group_direction, group_speed};
 
 use crate::behaviours::{MotionLimits, SteeringForce, vehicle};

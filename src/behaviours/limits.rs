@@ -3,13 +3,13 @@
 
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
-use flock_core::Vector;
 use flock_core::FlockConfig;
+use flock_core::Vector;
 use flock_core::steering::Vehicle;
 
-use crate::dimension::position_of;
 use crate::behaviours::SteeringForce;
 use crate::components::Velocity;
+use crate::dimension::position_of;
 
 /// A vehicle's own limits, in place of the flock's `max_speed`, `max_force` and `mass` (seed
 /// 003 gives its player, wanderers and fleers different ones). A boid with these moves at any

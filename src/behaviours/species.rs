@@ -97,7 +97,8 @@ pub(crate) fn hunt_and_escape(
                     .map(|other| (seen(other), velocities[other]))
                     .filter(|(at, _)| at.distance_squared(me.position) < hunt.chase_radius.powi(2))
                     .min_by(|a, b| {
-                        let distance = |(at, _): &(Vector, Vector)| at.distance_squared(me.position);
+                        let distance =
+                            |(at, _): &(Vector, Vector)| at.distance_squared(me.position);
                         distance(a).total_cmp(&distance(b))
                     });
                 if let Some((at, velocity)) = nearest {

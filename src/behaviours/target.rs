@@ -3,8 +3,8 @@
 use bevy::prelude::*;
 use flock_core::Vector;
 
-use crate::dimension::position_of;
 use crate::components::Velocity;
+use crate::dimension::position_of;
 
 /// A fixed point in the world, or an entity followed wherever it goes.
 #[derive(Reflect, Debug, Clone, Copy, PartialEq)]

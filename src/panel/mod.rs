@@ -265,10 +265,7 @@ fn offer_bundled_prefabs(mut choices: ResMut<PrefabChoices>, assets: Option<Res<
 /// The meshes the panel offers in 3D: the default bird, a fish and a larger bird, built in
 /// code.
 #[cfg(flock_3d)]
-fn offer_bundled_prefabs(
-    mut choices: ResMut<PrefabChoices>,
-    meshes: Option<ResMut<Assets<Mesh>>>,
-) {
+fn offer_bundled_prefabs(mut choices: ResMut<PrefabChoices>, meshes: Option<ResMut<Assets<Mesh>>>) {
     if !choices.0.is_empty() {
         return;
     }

@@ -34,7 +34,10 @@ fn a_flock_flies_on_every_axis_and_each_boid_faces_its_velocity() {
     for &boid in &boids {
         let heading = velocity(&app, boid).normalize();
         let (nose, top) = nose_and_top(&app, boid);
-        assert!(nose.distance(heading) < 1e-3, "{boid}: nose {nose}, heading {heading}");
+        assert!(
+            nose.distance(heading) < 1e-3,
+            "{boid}: nose {nose}, heading {heading}"
+        );
         assert!(top.is_finite() && top.dot(nose).abs() < 1e-3);
     }
 }
@@ -75,11 +78,17 @@ fn climbing_and_diving_straight_never_flip_or_spin_the_boid() {
         let vertical = target.normalize();
         // It gets there: flying straight up (or down).
         let (last_velocity, ..) = steps.last().unwrap();
-        assert!(last_velocity.normalize().dot(vertical) > 0.9999, "{last_velocity}");
+        assert!(
+            last_velocity.normalize().dot(vertical) > 0.9999,
+            "{last_velocity}"
+        );
         for pair in steps.windows(2) {
             let ((_, _, top_before), (velocity, nose, top)) = (pair[0], pair[1]);
             assert!(nose.is_finite() && top.is_finite());
-            assert!(nose.distance(velocity.normalize()) < 1e-3, "{nose} {velocity}");
+            assert!(
+                nose.distance(velocity.normalize()) < 1e-3,
+                "{nose} {velocity}"
+            );
             // The top turns with the pitch (a few degrees a step), never by half a turn.
             let turned = top_before.angle_between(top);
             assert!(turned < 0.15, "the top turned {turned} rad in one step");
@@ -117,13 +126,21 @@ fn banking_rolls_a_turning_flyer_by_its_sideways_acceleration_and_is_off_without
     let sideways = speed * turn_per_step * HZ as f32;
     let expected = (sideways / Banking::default().gravity).atan();
     let bank = banked_top.angle_between(Vec3::Y);
-    assert!((bank - expected).abs() < 0.05, "bank {bank}, expected {expected}");
+    assert!(
+        (bank - expected).abs() < 0.05,
+        "bank {bank}, expected {expected}"
+    );
     assert!(bank <= Banking::default().max_angle);
 }
 
 /// A boid just inside the bounds on `axis`, flying out through the high face.
 fn boid_leaving(app: &mut App, axis: usize) -> Entity {
-    let bounds = app.world().resource::<ActiveFlockSettings>().0.config.bounds;
+    let bounds = app
+        .world()
+        .resource::<ActiveFlockSettings>()
+        .0
+        .config
+        .bounds;
     let mut at = bounds.center();
     at[axis] = bounds.max[axis] - 1.0;
     let mut heading = Vec3::ZERO;
@@ -144,7 +161,12 @@ fn wrap_and_bounce_hold_on_every_axis() {
             edges,
             ..no_flocking()
         });
-        let bounds = app.world().resource::<ActiveFlockSettings>().0.config.bounds;
+        let bounds = app
+            .world()
+            .resource::<ActiveFlockSettings>()
+            .0
+            .config
+            .bounds;
         let leavers: Vec<Entity> = (0..3).map(|axis| boid_leaving(&mut app, axis)).collect();
         step(&mut app, 3);
         for (axis, &boid) in leavers.iter().enumerate() {
@@ -226,7 +248,12 @@ fn boids_placed_far_outside_come_back_in_every_edge_mode() {
 fn spawning_fills_the_box_and_heads_every_way() {
     let mut app = create_app(FlockSettings::default(), 9);
     let boids = spawn(&mut app, 2_000, Placement::RandomInBounds);
-    let bounds = app.world().resource::<ActiveFlockSettings>().0.config.bounds;
+    let bounds = app
+        .world()
+        .resource::<ActiveFlockSettings>()
+        .0
+        .config
+        .bounds;
     let (mut low, mut high, mut mean_heading) = (Vec3::INFINITY, Vec3::NEG_INFINITY, Vec3::ZERO);
     for &boid in &boids {
         let at = position(&app, boid);
@@ -236,7 +263,10 @@ fn spawning_fills_the_box_and_heads_every_way() {
     }
     // Spread over the whole box, depth included, with no preferred direction.
     let size = bounds.size();
-    assert!(((high - low) / size).min_element() > 0.95, "{low} to {high}");
+    assert!(
+        ((high - low) / size).min_element() > 0.95,
+        "{low} to {high}"
+    );
     assert!(mean_heading.length() < 0.1, "{mean_heading}");
     // A point placement in 3D keeps its z.
     let placed = spawn(&mut app, 1, Placement::At(Vec3::new(1.0, 2.0, 3.0)));

@@ -27,7 +27,8 @@ fn app_with_assets(seed: u64) -> App {
 /// The materials of the prefab-styled boids, and their meshes.
 fn looks(app: &mut App) -> Vec<(Handle<Mesh>, Option<Handle<StandardMaterial>>)> {
     app.world_mut()
-        .query_filtered::<(&Mesh3d, Option<&MeshMaterial3d<StandardMaterial>>), With<PrefabStyled>>()
+        .query_filtered::<(&Mesh3d, Option<&MeshMaterial3d<StandardMaterial>>), With<PrefabStyled>>(
+        )
         .iter(app.world())
         .map(|(mesh, material)| (mesh.0.clone(), material.map(|m| m.0.clone())))
         .collect()

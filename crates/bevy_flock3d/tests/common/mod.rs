@@ -100,9 +100,7 @@ pub fn boid_states(app: &mut App) -> Vec<BoidState> {
 pub fn state_bits(states: &[BoidState]) -> Vec<[u32; 6]> {
     states
         .iter()
-        .map(|(_, p, v)| {
-            [p.x, p.y, p.z, v.x, v.y, v.z].map(f32::to_bits)
-        })
+        .map(|(_, p, v)| [p.x, p.y, p.z, v.x, v.y, v.z].map(f32::to_bits))
         .collect()
 }
 
