@@ -123,14 +123,19 @@ struct ScreenshotPlan {
 const FIRST_SHOT: Duration = Duration::from_secs(1);
 const BETWEEN_SHOTS: Duration = Duration::from_secs(2);
 
+/// Frames drawn before the first screenshot, whatever the time: a large 3D scene under software
+/// rendering may not have drawn its boids one second in.
+const FIRST_FRAMES: u32 = 10;
+
 fn take_screenshots(
     mut commands: Commands,
     time: Res<Time<Real>>,
+    frames: Res<bevy::diagnostic::FrameCount>,
     mut plan: ResMut<ScreenshotPlan>,
     mut exit: MessageWriter<AppExit>,
 ) {
     let due = FIRST_SHOT + BETWEEN_SHOTS * plan.taken;
-    if time.elapsed() < due {
+    if time.elapsed() < due || frames.0 < FIRST_FRAMES {
         return;
     }
     if plan.taken == 2 {
