@@ -18,6 +18,27 @@ fn each_update_is_one_flock_step() {
     );
 }
 
+/// Bounds that follow a camera, where there is none (a server; without the `render` feature
+/// there is not even the camera type): the bounds stay as set and the flock keeps stepping.
+#[test]
+fn following_a_camera_without_one_keeps_the_bounds() {
+    let settings = FlockSettings {
+        bounds_source: BoundsSource::FollowCamera,
+        ..default()
+    };
+    let bounds = settings.config.bounds;
+    let mut app = create_app(settings, 2);
+    spawn(&mut app, 20, Placement::RandomInBounds);
+    let before = boid_states(&mut app);
+    step(&mut app, 5);
+    assert_eq!(
+        app.world().resource::<FlockSettings>().config.bounds,
+        bounds
+    );
+    assert_eq!(app.world().resource::<FlockClock>().steps_taken(), 5);
+    assert_ne!(boid_states(&mut app), before);
+}
+
 #[test]
 fn boids_move_and_face_their_velocity() {
     let mut app = create_app(FlockSettings::default(), 1);
