@@ -5,7 +5,6 @@
 //! The kernel's presets ([`FlockConfig::unity_port`] and the rest) are in the documents' own
 //! units; these are in the examples' pixels, for their 1280 x 720 window.
 
-use bevy::prelude::*;
 use flock_core::steering::GroupParams;
 use flock_core::{FlockConfig, RuleWeights, SpeedMode};
 
@@ -246,6 +245,7 @@ pub fn loose_swarm() -> FlockSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bevy::math::Vec2;
 
     #[test]
     fn every_preset_is_valid_and_has_its_own_file() {

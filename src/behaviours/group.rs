@@ -116,8 +116,8 @@ pub(crate) fn steer_groups(
     }
 }
 
-/// Turns each member to face its heading (after [`face_velocity`](crate::motion), which faces
-/// the velocity: a reversing tank drives backwards, it does not turn round).
+/// Turns each member to face its heading (after `face_velocity`, which faces the velocity: a
+/// reversing tank drives backwards, it does not turn round).
 pub(crate) fn face_group_heading(mut members: Query<(&mut Transform, &GroupMember), With<Boid>>) {
     for (mut transform, member) in &mut members {
         if let Some(heading) = member.state.heading.try_normalize() {
