@@ -93,7 +93,7 @@ fn main() {
             Update,
             (
                 pick_mode,
-                build_scene.run_if(resource_changed::<Mode>.or(resource_changed::<Mix>)),
+                build_scene.run_if(resource_changed::<Mode>.or_else(resource_changed::<Mix>)),
                 click,
                 record_trail,
                 draw_markers,

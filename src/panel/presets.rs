@@ -129,7 +129,7 @@ pub fn preset_files(folder: &Path) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use flock_core::{Bounds, Vector};
+    use flock_core::{Bounds, SpeedMode, Vector};
 
     #[test]
     fn builtin_presets_are_valid() {
