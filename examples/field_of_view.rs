@@ -192,9 +192,11 @@ fn update_help(
     mut help: ResMut<support::HelpLine>,
 ) {
     let text = match *rules {
-        Rules::Document => "M: rules: the document's flock() (seek the average, steer by the \
-                            average velocity, flee the too close)   30 vehicles, bouncing"
-            .to_owned(),
+        Rules::Document => {
+            "M: rules: the document's flock() (seek, match, flee the too close)   30 vehicles, \
+             bouncing"
+                .to_owned()
+        }
         Rules::Reynolds => {
             let view = settings.config.view_angle_degrees;
             let seen = if view < 360.0 {

@@ -1,7 +1,7 @@
 //! Seed 002's flock (the Unity port of Processing's *Flocking*): its 20 x 10 world with
 //! borders that jump to the opposite edge, 150 boids from the centre, click to add one (up to
-//! 600); V switches to the seed's first version (50 boids, up to 200) and back. With the tuning
-//! panel (`--no-panel` to leave it out).
+//! 600); V switches to the seed's first version (50 boids, up to 200) and back (`--first` starts
+//! there). With the tuning panel (`--no-panel` to leave it out).
 
 mod support;
 
@@ -24,13 +24,22 @@ fn first_start() -> SpawnBoids {
 }
 
 fn main() {
+    let version = if std::env::args().any(|argument| argument == "--first") {
+        Version::First
+    } else {
+        Version::Second
+    };
+    let settings = match version {
+        Version::First => unity_port_first(),
+        Version::Second => unity_port(),
+    };
     let mut app = support::example_app("flocking");
-    app.insert_resource(unity_port())
+    app.insert_resource(settings)
         .insert_resource(ClickToSpawn {
             speed: Some(START_SPEED),
             ..default()
         })
-        .insert_resource(Version::Second)
+        .insert_resource(version)
         .add_plugins(BoidsPlugin::default())
         .add_plugins(support::HelpLinePlugin(""))
         .add_systems(Startup, setup)
@@ -61,7 +70,12 @@ struct Prefabs {
 #[derive(Resource)]
 struct PanelKey(&'static str);
 
-fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<BoidPrefab>) {
+fn setup(
+    mut commands: Commands,
+    assets: Res<AssetServer>,
+    version: Res<Version>,
+    mut prefab: ResMut<BoidPrefab>,
+) {
     commands.spawn(Camera2d);
     let all = vec![
         BoidPrefab {
@@ -85,7 +99,10 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<Bo
     ];
     *prefab = all[0].clone();
     commands.insert_resource(Prefabs { all, current: 0 });
-    commands.queue(START);
+    commands.queue(match *version {
+        Version::First => first_start(),
+        Version::Second => START,
+    });
 }
 
 fn pause_and_step(
@@ -155,12 +172,11 @@ fn update_help(
 ) {
     let state = if clock.is_paused() { "  [paused]" } else { "" };
     let version = match *version {
-        Version::First => "first",
-        Version::Second => "second",
+        Version::First => 1,
+        Version::Second => 2,
     };
     let text = format!(
-        "{version} version (V: switch)   click: add a boid ({}/{})   space: pause   N: one step   \
-         P: next sprite{}{state}",
+        "V: version {version}   click: add ({}/{})   space: pause   N: step   P: sprite{}{state}",
         boids.iter().count(),
         settings.max_boids,
         panel_key.0
