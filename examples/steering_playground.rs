@@ -257,10 +257,12 @@ fn build_scene(
     let green = Color::srgb(0.4, 0.9, 0.45);
     let target = click.0;
     let start = from_seed(100.0, 100.0);
+    // The seed's player seeks at its `_speed` (400, the same as its max speed).
     let arrive = |target| Arrive {
         target: Target::Point(target),
         slow_radius: 150.0,
         weight: 1.0,
+        speed: Some(NODE_SPEED),
     };
     match mode.0 {
         1 | 4 => {

@@ -64,6 +64,7 @@ fn arrive_at_an_entity_stops_there_without_overshoot() {
                 target: Target::Entity(marker),
                 slow_radius: 150.0,
                 weight: 1.0,
+                speed: None,
             },
         ))
         .id();
@@ -321,6 +322,34 @@ fn tanks_drive_turning_no_faster_than_their_rate_and_the_group_stops_at_its_targ
             );
         }
     }
+}
+
+#[test]
+fn arrive_seeks_at_its_own_speed_below_the_max() {
+    // Seed 003 seeks at `_speed` and caps at `_maxSpeed`: far from the target, an arriver with
+    // its own speed cruises at it, not at its max speed.
+    let mut app = app_with(no_flocking());
+    let arriver = |speed| {
+        (
+            Boid,
+            VEHICLE,
+            Arrive {
+                target: Target::Point(Vec2::new(5_000.0, 0.0)),
+                slow_radius: 100.0,
+                weight: 1.0,
+                speed,
+            },
+        )
+    };
+    let slow = app.world_mut().spawn(arriver(Some(50.0))).id();
+    let fast = app.world_mut().spawn(arriver(None)).id();
+    step(&mut app, 120);
+    assert!(
+        (velocity(&app, slow).length() - 50.0).abs() < 1e-3,
+        "{}",
+        velocity(&app, slow)
+    );
+    assert!((velocity(&app, fast).length() - VEHICLE.max_speed).abs() < 1e-3);
 }
 
 #[test]
