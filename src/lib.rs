@@ -15,6 +15,7 @@ mod plugin;
 mod pointer;
 #[cfg(feature = "render")]
 mod prefab;
+pub mod presets;
 mod rng;
 mod settings;
 mod spawn;
@@ -22,7 +23,8 @@ mod steer;
 
 pub use behaviours::{
     Arrive, AvoidObstacles, AvoidWalls, BoidGroup, Evade, Flee, GroupMember, Hunt, MotionLimits,
-    Obstacle, Pursue, Seek, Species, SpeciesRelations, SteeringForce, Target, TurnRate, Wander,
+    Obstacle, Pursue, Seek, SightFlock, Species, SpeciesRelations, SteeringForce, Target, TurnRate,
+    Wander,
 };
 pub use clock::FlockClock;
 pub use components::{Acceleration, Boid, SteeringWeights, Velocity};
@@ -47,11 +49,13 @@ pub mod prelude {
     pub use crate::{
         Acceleration, Arrive, AvoidObstacles, AvoidWalls, Boid, BoidGroup, BoidsPlugin,
         BoundsSource, Evade, Flee, FlockClock, FlockRng, FlockSettings, FlockSystems, GroupMember,
-        Hunt, MotionLimits, Obstacle, Placement, Pursue, Seek, SpawnBoids, Species,
+        Hunt, MotionLimits, Obstacle, Placement, Pursue, Seek, SightFlock, SpawnBoids, Species,
         SpeciesRelations, SteeringForce, SteeringWeights, Target, TurnRate, Velocity, Wander,
     };
     #[cfg(feature = "render")]
     pub use crate::{BoidColors, BoidPrefab, ClickToSpawn, CursorWorldPosition, FlockCamera};
-    pub use flock_core::steering::{GroupParams, WanderHome, WanderParams};
+    pub use flock_core::steering::{
+        DriveParams, GroupParams, SightParams, WanderHome, WanderParams,
+    };
     pub use flock_core::{EdgeMode, FlockConfig, ForceLimit, IndexKind, RuleWeights, SpeedMode};
 }

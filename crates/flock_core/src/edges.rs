@@ -1,4 +1,4 @@
-//! What happens at the bounds: wrap around or bounce back.
+//! What happens at the bounds: wrap around, jump to the opposite edge, or bounce back.
 
 use crate::config::{Bounds, EdgeMode};
 use crate::math::Vector;
@@ -8,6 +8,7 @@ use crate::math::Vector;
 pub fn apply_edge(mode: EdgeMode, bounds: &Bounds, position: &mut Vector, velocity: &mut Vector) {
     match mode {
         EdgeMode::Wrap => *position = wrap_point(*position, bounds),
+        EdgeMode::Jump => *position = jump_point(*position, bounds),
         EdgeMode::Bounce => bounce(position, velocity, bounds),
         EdgeMode::Free => {}
     }
@@ -15,8 +16,8 @@ pub fn apply_edge(mode: EdgeMode, bounds: &Bounds, position: &mut Vector, veloci
 
 /// The point inside `bounds` that `point` stands for in a wrapping world.
 ///
-/// Uses the remainder rather than seed 002's "jump to the opposite edge", so a boid that moved
-/// past an edge keeps its overshoot and a far-out point still lands inside.
+/// Uses the remainder, so a boid that moved past an edge keeps its overshoot and a far-out
+/// point still lands inside; [`jump_point`] is seed 002's way, which drops the overshoot.
 pub fn wrap_point(point: Vector, bounds: &Bounds) -> Vector {
     Vector::new(
         wrap_coordinate(point.x, bounds.min.x, bounds.max.x),
@@ -35,6 +36,25 @@ fn wrap_coordinate(value: f32, min: f32, max: f32) -> f32 {
         min
     } else {
         (min + offset).min(max)
+    }
+}
+
+/// Seed 002's `borders()`: a coordinate past an edge is set to the opposite edge (the
+/// overshoot is lost), each axis on its own. Always inside `bounds`.
+pub fn jump_point(point: Vector, bounds: &Bounds) -> Vector {
+    Vector::new(
+        jump_coordinate(point.x, bounds.min.x, bounds.max.x),
+        jump_coordinate(point.y, bounds.min.y, bounds.max.y),
+    )
+}
+
+fn jump_coordinate(value: f32, min: f32, max: f32) -> f32 {
+    if value < min {
+        max
+    } else if value > max {
+        min
+    } else {
+        value
     }
 }
 
@@ -81,6 +101,19 @@ mod tests {
         ] {
             assert!(bounds().contains(wrap_point(point, &bounds())), "{point}");
         }
+    }
+
+    #[test]
+    fn jump_goes_to_the_opposite_edge_and_loses_the_overshoot() {
+        // Seed 002: `if (position.x < -10f) position.x = 10f;` and so on, axis by axis.
+        let mut position = Vector::new(10.5, -5.25);
+        let mut velocity = Vector::new(1.0, -1.0);
+        apply_edge(EdgeMode::Jump, &bounds(), &mut position, &mut velocity);
+        assert_eq!(position, Vector::new(-10.0, 5.0));
+        assert_eq!(velocity, Vector::new(1.0, -1.0));
+        let inside = Vector::new(9.99, -4.0);
+        assert_eq!(jump_point(inside, &bounds()), inside);
+        assert!(bounds().contains(jump_point(Vector::new(-1e9, 1e9), &bounds())));
     }
 
     #[test]
