@@ -223,9 +223,9 @@ pub fn wander_jitter(rng: &mut impl rand::Rng) -> WanderJitter {
 /// on the circle (radians, measured from +x in world space, as the seed's `changeAngle` does),
 /// moved by `jitter * angle_change` after it is used; in 3D its point on a sphere, turned
 /// towards the jitter's direction across the sphere by at most `angle_change / 2`. The caller
-/// draws the jitter from its seeded generator ([`wander_jitter`]). The force is `(circle centre
-/// - displacement) / response_time`, plus, outside the home radius, `(towards home *
-/// pull_back_speed - velocity) / response_time`.
+/// draws the jitter from its seeded generator ([`wander_jitter`]). The force is
+/// `(circle centre - displacement) / response_time`, plus, outside the home radius,
+/// `(towards home * pull_back_speed - velocity) / response_time`.
 pub fn wander(
     vehicle: &Vehicle,
     state: &mut WanderState,
