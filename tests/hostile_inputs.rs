@@ -301,8 +301,10 @@ fn behaviour_components_with_hostile_values_poison_no_one() {
 
 #[test]
 fn spawn_commands_with_hostile_values_spawn_what_they_can() {
-    let mut settings = FlockSettings::default();
-    settings.max_boids = 500;
+    let settings = FlockSettings {
+        max_boids: 500,
+        ..FlockSettings::default()
+    };
     let mut app = create_app(settings, 23);
     // An absurd count stops at the cap instead of allocating for it.
     app.world_mut()
