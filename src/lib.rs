@@ -10,6 +10,7 @@ pub mod panel;
 mod parallel;
 mod plugin;
 mod prefab;
+pub mod presets;
 mod rng;
 mod settings;
 mod spawn;
@@ -17,7 +18,8 @@ mod steer;
 
 pub use behaviours::{
     Arrive, AvoidObstacles, AvoidWalls, BoidGroup, Evade, Flee, GroupMember, Hunt, MotionLimits,
-    Obstacle, Pursue, Seek, Species, SpeciesRelations, SteeringForce, Target, TurnRate, Wander,
+    Obstacle, Pursue, Seek, SightFlock, Species, SpeciesRelations, SteeringForce, Target, TurnRate,
+    Wander,
 };
 pub use clock::FlockClock;
 pub use components::{Acceleration, Boid, SteeringWeights, Velocity};
@@ -40,9 +42,11 @@ pub mod prelude {
         Acceleration, Arrive, AvoidObstacles, AvoidWalls, Boid, BoidColors, BoidGroup, BoidPrefab,
         BoidsPlugin, BoundsSource, ClickToSpawn, CursorWorldPosition, Evade, Flee, FlockCamera,
         FlockClock, FlockRng, FlockSettings, FlockSystems, GroupMember, Hunt, MotionLimits,
-        Obstacle, Placement, Pursue, Seek, SpawnBoids, Species, SpeciesRelations, SteeringForce,
-        SteeringWeights, Target, TurnRate, Velocity, Wander,
+        Obstacle, Placement, Pursue, Seek, SightFlock, SpawnBoids, Species, SpeciesRelations,
+        SteeringForce, SteeringWeights, Target, TurnRate, Velocity, Wander,
     };
-    pub use flock_core::steering::{GroupParams, WanderHome, WanderParams};
+    pub use flock_core::steering::{
+        DriveParams, GroupParams, SightParams, WanderHome, WanderParams,
+    };
     pub use flock_core::{EdgeMode, FlockConfig, ForceLimit, IndexKind, RuleWeights, SpeedMode};
 }

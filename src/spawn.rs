@@ -16,10 +16,13 @@ pub enum Placement {
     RandomInBounds,
     /// All at one point (seed 002 starts its flock at the origin); headings still differ.
     At(Vec2),
+    /// Uniformly at random inside a rectangle (seed 002's first version: x in +-9.5, y in
+    /// +-4.5).
+    InRect(Rect),
 }
 
-/// A command that spawns `count` boids with random headings at max speed, without going over
-/// [`FlockSettings::max_boids`]; reaching the cap is logged once per command.
+/// A command that spawns `count` boids with random headings at max speed (or at `speed`),
+/// without going over [`FlockSettings::max_boids`]; reaching the cap is logged once per command.
 ///
 /// ```
 /// use bevy::prelude::*;
@@ -36,12 +39,26 @@ pub struct SpawnBoids {
     pub count: usize,
     /// Where to put them.
     pub placement: Placement,
+    /// Their speed at the start, world units per second; `None`: the flock's max speed. Seed
+    /// 002's boids start with a velocity of one unit per frame (50 times its max speed), which
+    /// its first step renormalises; `Some(60.0)` in its units does the same.
+    pub speed: Option<f32>,
 }
 
 impl SpawnBoids {
-    /// `count` boids placed by `placement`.
-    pub fn new(count: usize, placement: Placement) -> Self {
-        Self { count, placement }
+    /// `count` boids placed by `placement`, at max speed.
+    pub const fn new(count: usize, placement: Placement) -> Self {
+        Self {
+            count,
+            placement,
+            speed: None,
+        }
+    }
+
+    /// The same boids starting at `speed` instead.
+    pub const fn with_speed(mut self, speed: f32) -> Self {
+        self.speed = Some(speed);
+        self
     }
 }
 
@@ -49,7 +66,7 @@ impl Command for SpawnBoids {
     type Out = ();
 
     fn apply(self, world: &mut World) {
-        spawn_boids(world, self.count, self.placement);
+        spawn(world, self);
     }
 }
 
@@ -59,10 +76,33 @@ impl Command for SpawnBoids {
 /// Boids are placed with the current [`FlockSettings`] if they are valid, otherwise with the
 /// last valid ones.
 pub fn spawn_boids(world: &mut World, count: usize, placement: Placement) -> Vec<Entity> {
+    spawn(world, SpawnBoids::new(count, placement))
+}
+
+/// [`spawn_boids`] with the whole command; a speed that is not finite or is negative is
+/// refused with an error, spawning nothing.
+fn spawn(world: &mut World, command: SpawnBoids) -> Vec<Entity> {
+    let SpawnBoids {
+        count,
+        placement,
+        speed,
+    } = command;
+    if let Some(speed) = speed
+        && !(speed.is_finite() && speed >= 0.0)
+    {
+        error!("cannot spawn boids at a speed of {speed}: it must be a finite number, at least 0");
+        return Vec::new();
+    }
     if let Placement::At(point) = placement
         && !point.is_finite()
     {
         error!("cannot spawn boids at {point}: the point is not finite");
+        return Vec::new();
+    }
+    if let Placement::InRect(rect) = placement
+        && !(rect.min.is_finite() && rect.max.is_finite() && rect.min.cmple(rect.max).all())
+    {
+        error!("cannot spawn boids in {rect:?}: it must be finite, with min <= max");
         return Vec::new();
     }
     let requested = world.get_resource_or_init::<FlockSettings>().clone();
@@ -82,6 +122,7 @@ pub fn spawn_boids(world: &mut World, count: usize, placement: Placement) -> Vec
         );
     }
     let config = settings.config;
+    let speed = speed.unwrap_or(config.max_speed);
     let prefab = world.get_resource_or_init::<BoidPrefab>().clone();
     let mut rng = world.get_resource_or_init::<FlockRng>();
     // The look comes in the same batch (rather than from the observer on new boids), so a
@@ -96,12 +137,16 @@ pub fn spawn_boids(world: &mut World, count: usize, placement: Placement) -> Vec
                         .random_range(config.bounds.min.y..=config.bounds.max.y),
                 ),
                 Placement::At(point) => point,
+                Placement::InRect(rect) => Vec2::new(
+                    rng.rng().random_range(rect.min.x..=rect.max.x),
+                    rng.rng().random_range(rect.min.y..=rect.max.y),
+                ),
             };
             let heading = Vec2::from_angle(rng.rng().random_range(0.0..std::f32::consts::TAU));
             (
                 Boid,
                 Transform::from_translation(position.extend(0.0)),
-                Velocity(heading * config.max_speed),
+                Velocity(heading * speed),
                 prefab_look(&prefab, &mut rng),
             )
         })
@@ -110,13 +155,15 @@ pub fn spawn_boids(world: &mut World, count: usize, placement: Placement) -> Vec
 }
 
 /// Whether a click adds a boid at the cursor (seed 002), and with which button.
-#[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Resource, Debug)]
 pub struct ClickToSpawn {
     /// Off: clicks are left to the app.
     pub enabled: bool,
     /// The button that spawns.
     pub button: MouseButton,
+    /// The new boid's speed, as [`SpawnBoids::speed`]; `None`: the flock's max speed.
+    pub speed: Option<f32>,
 }
 
 impl Default for ClickToSpawn {
@@ -124,6 +171,7 @@ impl Default for ClickToSpawn {
         Self {
             enabled: true,
             button: MouseButton::Left,
+            speed: None,
         }
     }
 }
@@ -177,6 +225,9 @@ pub(crate) fn spawn_on_click(
         return;
     }
     if let Some(position) = cursor.0 {
-        commands.queue(SpawnBoids::new(1, Placement::At(position)));
+        commands.queue(SpawnBoids {
+            speed: click.speed,
+            ..SpawnBoids::new(1, Placement::At(position))
+        });
     }
 }

@@ -338,7 +338,12 @@ fn boids_placed_far_outside_come_back_in_every_edge_mode() {
     // Other code may put a boid anywhere, even where its coordinates are not finite: wrap and
     // bounce bring it inside in one step; without edges it keeps its finite place and a
     // coordinate that is not finite comes back to the bounds' centre.
-    for edges in [EdgeMode::Wrap, EdgeMode::Bounce, EdgeMode::Free] {
+    for edges in [
+        EdgeMode::Wrap,
+        EdgeMode::Jump,
+        EdgeMode::Bounce,
+        EdgeMode::Free,
+    ] {
         let mut settings = FlockSettings::default();
         settings.config.edges = edges;
         settings.config.wrap_neighbours = true;

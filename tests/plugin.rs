@@ -408,3 +408,33 @@ fn spawning_with_bad_input_changes_nothing() {
             .all(|(_, p, v)| valid_bounds.contains(*p) && v.is_finite())
     );
 }
+
+#[test]
+fn the_plugin_steps_at_the_rate_the_presets_were_converted_at() {
+    let timestep = |plugin: BoidsPlugin| {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins).add_plugins(plugin);
+        app.world().resource::<Time<Fixed>>().timestep()
+    };
+    let sixtieth = std::time::Duration::from_secs_f64(1.0 / 60.0);
+    assert_eq!(timestep(BoidsPlugin::default()), sixtieth);
+    assert_eq!(BoidsPlugin::STEPS_PER_SECOND, 60.0);
+    // Left alone on request: Bevy's own default.
+    let bevy_default = Time::<Fixed>::default().timestep();
+    assert_ne!(bevy_default, sixtieth);
+    assert_eq!(
+        timestep(BoidsPlugin::default().with_step_rate(None)),
+        bevy_default
+    );
+    assert_eq!(
+        timestep(BoidsPlugin::default().with_step_rate(Some(30.0))),
+        std::time::Duration::from_secs_f64(1.0 / 30.0)
+    );
+    // A nonsense rate changes nothing.
+    assert_eq!(
+        timestep(BoidsPlugin::default().with_step_rate(Some(f64::NAN))),
+        bevy_default
+    );
+    // Another schedule than FixedUpdate leaves the fixed clock alone.
+    assert_eq!(timestep(BoidsPlugin::new(Update)), bevy_default);
+}

@@ -35,23 +35,30 @@
 mod config;
 mod edges;
 mod flock;
+pub mod group;
 pub mod index;
 mod integrate;
 mod math;
 pub mod metrics;
 pub mod parallel;
+mod presets;
 mod rules;
+mod sight;
 mod space;
 pub mod steering;
 
 pub use config::{
     Bounds, ConfigError, EdgeMode, FlockConfig, ForceLimit, IndexKind, RuleWeights, SpeedMode,
 };
-pub use edges::{apply_edge, wrap_point};
+pub use edges::{apply_edge, jump_point, wrap_point};
 pub use flock::Flock;
 pub use index::{AnyIndex, BruteForce, Grid, KdTree, NeighbourIndex};
 pub use integrate::{integrate, limit_speed, limit_speed_to};
 pub use math::{Vector, limit_force};
 pub use parallel::{Executor, ScopedThreads, Serial};
-pub use rules::{NeighbourStats, RuleForces, RuleSums, StepConstants, compute_forces, rule_forces};
+pub use presets::DOCUMENT_FPS;
+pub use rules::{
+    NeighbourStats, RESCALE_DEAD_ZONE, RuleForces, RuleSums, StepConstants, compute_forces,
+    rule_forces,
+};
 pub use space::Space;
