@@ -191,6 +191,13 @@ pub fn drive(
     rotate_speed: f32,
     dt: f32,
 ) -> Vector {
+    // Other code may write anything into the state or the limits: a state that is not finite
+    // starts again at rest facing +x (it would stay NaN for good), and a NaN or negative
+    // `rotate_speed` allows no turn (`f32::clamp` panics on such bounds).
+    if !(state.heading.is_finite() && state.current_speed.is_finite()) {
+        *state = DriveState::default();
+    }
+    let rotate_speed = rotate_speed.max(0.0);
     let wanted = direction.normalize_or_zero();
     let right = right_of(state.heading);
     let mut turn = wanted.dot(right);
