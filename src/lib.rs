@@ -4,11 +4,16 @@
 mod behaviours;
 mod clock;
 mod components;
+#[cfg(feature = "render")]
+mod missing_image;
 mod motion;
 #[cfg(feature = "panel")]
 pub mod panel;
 mod parallel;
 mod plugin;
+#[cfg(feature = "render")]
+mod pointer;
+#[cfg(feature = "render")]
 mod prefab;
 pub mod presets;
 mod rng;
@@ -25,12 +30,15 @@ pub use clock::FlockClock;
 pub use components::{Acceleration, Boid, SteeringWeights, Velocity};
 pub use parallel::{TaskPoolExecutor, all_cores_for_compute};
 pub use plugin::{BoidsPlugin, FlockSystems};
+#[cfg(feature = "render")]
+pub use pointer::{ClickToSpawn, CursorWorldPosition, UiWantsInput};
+#[cfg(feature = "render")]
 pub use prefab::{BoidColors, BoidPrefab, PrefabStyled};
 pub use rng::FlockRng;
-pub use settings::{ActiveFlockSettings, BoundsSource, FlockCamera, FlockSettings};
-pub use spawn::{
-    ClickToSpawn, CursorWorldPosition, Placement, SpawnBoids, UiWantsInput, spawn_boids,
-};
+#[cfg(feature = "render")]
+pub use settings::FlockCamera;
+pub use settings::{ActiveFlockSettings, BoundsSource, FlockSettings};
+pub use spawn::{Placement, SpawnBoids, spawn_boids};
 pub use steer::{FlockBuffers, StepTimings};
 
 /// The kernel, re-exported: settings types, indexes and the step functions.
@@ -39,12 +47,13 @@ pub use flock_core;
 /// Everything a typical app needs: `use bevy_flock::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Acceleration, Arrive, AvoidObstacles, AvoidWalls, Boid, BoidColors, BoidGroup, BoidPrefab,
-        BoidsPlugin, BoundsSource, ClickToSpawn, CursorWorldPosition, Evade, Flee, FlockCamera,
-        FlockClock, FlockRng, FlockSettings, FlockSystems, GroupMember, Hunt, MotionLimits,
-        Obstacle, Placement, Pursue, Seek, SightFlock, SpawnBoids, Species, SpeciesRelations,
-        SteeringForce, SteeringWeights, Target, TurnRate, Velocity, Wander,
+        Acceleration, Arrive, AvoidObstacles, AvoidWalls, Boid, BoidGroup, BoidsPlugin,
+        BoundsSource, Evade, Flee, FlockClock, FlockRng, FlockSettings, FlockSystems, GroupMember,
+        Hunt, MotionLimits, Obstacle, Placement, Pursue, Seek, SightFlock, SpawnBoids, Species,
+        SpeciesRelations, SteeringForce, SteeringWeights, Target, TurnRate, Velocity, Wander,
     };
+    #[cfg(feature = "render")]
+    pub use crate::{BoidColors, BoidPrefab, ClickToSpawn, CursorWorldPosition, FlockCamera};
     pub use flock_core::steering::{
         DriveParams, GroupParams, SightParams, WanderHome, WanderParams,
     };

@@ -8,12 +8,10 @@ use crate::behaviours::{add_behaviours, face_group_heading};
 use crate::clock::{FlockClock, flock_is_stepping, tick_clock};
 use crate::components::{Acceleration, Boid, SteeringWeights, Velocity};
 use crate::motion::{apply_boid_edges, face_velocity, integrate_boids};
-use crate::prefab::{BoidPrefab, PrefabStyled, restyle_boids, style_new_boid};
 use crate::rng::FlockRng;
 use crate::settings::{
-    ActiveFlockSettings, FlockCamera, FlockSettings, follow_camera_bounds, validate_settings,
+    ActiveFlockSettings, FlockSettings, follow_camera_bounds, validate_settings,
 };
-use crate::spawn::{ClickToSpawn, CursorWorldPosition, UiWantsInput, spawn_on_click, track_cursor};
 use crate::steer::{FlockBuffers, build_index, snapshot_boids, steer_boids};
 
 /// The flock's systems, in the order they run (chained) in the plugin's schedule
@@ -57,13 +55,14 @@ pub enum FlockSystems {
 
 /// Boids in one line: `app.add_plugins(BoidsPlugin::default())`.
 ///
-/// Registers the components, inserts the resources ([`FlockSettings`], [`BoidPrefab`],
-/// [`FlockRng`], [`FlockClock`], [`ClickToSpawn`], [`UiWantsInput`]; ones you inserted before
-/// are kept) and runs [`FlockSystems`] in `FixedUpdate`, which it sets to
-/// [`BoidsPlugin::STEPS_PER_SECOND`] (60) steps a second: the source documents step once a
-/// frame at 60 frames per second, and the presets convert their per-frame numbers at that rate,
-/// so a preset stepped at 1/60 s moves as its document does per frame (Bevy's own default is
-/// 64). [`BoidsPlugin::with_step_rate`] chooses another rate, or none.
+/// Registers the components, inserts the resources ([`FlockSettings`], [`FlockRng`],
+/// [`FlockClock`]; with the `render` feature also `BoidPrefab`, `ClickToSpawn` and
+/// `UiWantsInput`; ones you inserted before are kept) and runs [`FlockSystems`] in
+/// `FixedUpdate`, which it sets to [`BoidsPlugin::STEPS_PER_SECOND`] (60) steps a second: the
+/// source documents step once a frame at 60 frames per second, and the presets convert their
+/// per-frame numbers at that rate, so a preset stepped at 1/60 s moves as its document does per
+/// frame (Bevy's own default is 64). [`BoidsPlugin::with_step_rate`] chooses another rate, or
+/// none.
 #[derive(Debug, Clone)]
 pub struct BoidsPlugin {
     schedule: Interned<dyn ScheduleLabel>,
@@ -109,7 +108,13 @@ impl BoidsPlugin {
 }
 
 impl Plugin for BoidsPlugin {
-    fn finish(&self, _app: &mut App) {
+    fn finish(&self, app: &mut App) {
+        // Checked here, once every plugin is built: only an app with images can miss one.
+        #[cfg(feature = "render")]
+        crate::missing_image::add_missing_image_fallback(app);
+        #[cfg(not(feature = "render"))]
+        let _ = app;
+
         // By now the TaskPoolPlugin has made the pools. Bevy's default split leaves small
         // machines few compute threads, and steering runs on those: say how to get more.
         let cores = bevy::tasks::available_parallelism();
@@ -129,24 +134,15 @@ impl Plugin for BoidsPlugin {
             .register_type::<Velocity>()
             .register_type::<Acceleration>()
             .register_type::<SteeringWeights>()
-            .register_type::<PrefabStyled>()
-            .register_type::<FlockCamera>()
             .register_type::<FlockSettings>()
-            .register_type::<BoidPrefab>()
             .register_type::<FlockClock>()
-            .register_type::<ClickToSpawn>()
-            .register_type::<CursorWorldPosition>()
-            .register_type::<UiWantsInput>()
             .init_resource::<FlockSettings>()
             .init_resource::<ActiveFlockSettings>()
-            .init_resource::<BoidPrefab>()
             .init_resource::<FlockClock>()
-            .init_resource::<ClickToSpawn>()
-            .init_resource::<CursorWorldPosition>()
-            .init_resource::<UiWantsInput>()
             .init_resource::<FlockBuffers>()
-            .insert_resource(FlockRng::new(self.seed))
-            .add_observer(style_new_boid);
+            .insert_resource(FlockRng::new(self.seed));
+        #[cfg(feature = "render")]
+        build_render(app);
 
         // Take settings set before the first frame if they are valid, so the first step already
         // uses them; invalid ones are logged by `validate_settings` on its first run (once).
@@ -167,15 +163,7 @@ impl Plugin for BoidsPlugin {
 
         add_behaviours(app, self.schedule, FlockSystems::Behaviours);
 
-        app.add_systems(
-            Update,
-            (
-                follow_camera_bounds,
-                track_cursor,
-                spawn_on_click.after(track_cursor),
-                restyle_boids,
-            ),
-        );
+        app.add_systems(Update, follow_camera_bounds);
 
         app.configure_sets(
             self.schedule,
@@ -209,4 +197,35 @@ impl Plugin for BoidsPlugin {
             ),
         );
     }
+}
+
+/// The plugin's parts for a drawn flock (feature `render`): the sprite prefab, the camera marker
+/// and the pointer.
+#[cfg(feature = "render")]
+fn build_render(app: &mut App) {
+    use crate::pointer::{
+        ClickToSpawn, CursorWorldPosition, UiWantsInput, spawn_on_click, track_cursor,
+    };
+    use crate::prefab::{BoidPrefab, PrefabStyled, restyle_boids, style_new_boid};
+    use crate::settings::FlockCamera;
+
+    app.register_type::<PrefabStyled>()
+        .register_type::<FlockCamera>()
+        .register_type::<BoidPrefab>()
+        .register_type::<ClickToSpawn>()
+        .register_type::<CursorWorldPosition>()
+        .register_type::<UiWantsInput>()
+        .init_resource::<BoidPrefab>()
+        .init_resource::<ClickToSpawn>()
+        .init_resource::<CursorWorldPosition>()
+        .init_resource::<UiWantsInput>()
+        .add_observer(style_new_boid)
+        .add_systems(
+            Update,
+            (
+                track_cursor,
+                spawn_on_click.after(track_cursor),
+                restyle_boids,
+            ),
+        );
 }

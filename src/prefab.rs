@@ -50,8 +50,8 @@ impl Default for BoidPrefab {
 pub enum BoidColors {
     /// Every boid in one colour.
     Single(Color),
-    /// Each boid its own hue (seed 001), drawn once per boid from the flock's RNG, so switching
-    /// prefabs keeps each boid's colour.
+    /// Each boid its own hue (seed 001), drawn once per boid from the flock's RNG (its looks
+    /// generator), so switching prefabs keeps each boid's colour.
     RandomHue {
         /// HSL saturation, 0 to 1.
         saturation: f32,
@@ -102,9 +102,10 @@ pub(crate) fn style_new_boid(
         .try_insert(prefab_look(&prefab, &mut rng));
 }
 
-/// A new boid's look from the prefab, with a hue of its own from the flock's RNG.
+/// A new boid's look from the prefab, with a hue of its own from the flock's looks generator
+/// (never the simulation's, so the look cannot change the flight).
 pub(crate) fn prefab_look(prefab: &BoidPrefab, rng: &mut FlockRng) -> (PrefabStyled, Sprite) {
-    let hue = rng.rng().random_range(0.0..360.0);
+    let hue = rng.looks().random_range(0.0..360.0);
     (PrefabStyled { hue }, prefab_sprite(prefab, hue))
 }
 

@@ -73,12 +73,14 @@ pub enum BoundsSource {
     /// `FlockConfig::bounds` as set.
     #[default]
     Fixed,
-    /// The area the 2D camera shows (the camera marked [`FlockCamera`], or else the only
-    /// `Camera2d`): resize the window and the flock stays on screen.
+    /// The area the 2D camera shows (the camera marked `FlockCamera`, or else the only
+    /// `Camera2d`): resize the window and the flock stays on screen. Needs the `render`
+    /// feature; without it there is no camera, this is logged once and the bounds stay as set.
     FollowCamera,
 }
 
 /// Marks the camera whose view the bounds follow when there is more than one 2D camera.
+#[cfg(feature = "render")]
 #[derive(Component, Reflect, Debug, Clone, Copy, Default)]
 #[reflect(Component, Debug, Default)]
 pub struct FlockCamera;
@@ -141,6 +143,7 @@ fn same_problem(a: &ConfigError, b: &ConfigError) -> bool {
 }
 
 /// Keeps the bounds on the camera's visible area when they follow the camera.
+#[cfg(feature = "render")]
 pub(crate) fn follow_camera_bounds(
     mut settings: ResMut<FlockSettings>,
     cameras: Query<(&GlobalTransform, &Projection, Has<FlockCamera>), With<Camera2d>>,
@@ -168,6 +171,19 @@ pub(crate) fn follow_camera_bounds(
     // Only write on a real change, so change detection means "the user or the window moved".
     if settings.config.bounds != bounds {
         settings.config.bounds = bounds;
+    }
+}
+
+/// Without the `render` feature there is no camera to follow: says so once when the settings
+/// ask for it, and the bounds stay as set.
+#[cfg(not(feature = "render"))]
+pub(crate) fn follow_camera_bounds(settings: Res<FlockSettings>, mut warned: Local<bool>) {
+    if settings.bounds_source == BoundsSource::FollowCamera && !*warned {
+        warn!(
+            "bevy_flock: `BoundsSource::FollowCamera` needs the `render` feature; \
+             the bounds stay as set"
+        );
+        *warned = true;
     }
 }
 

@@ -1,11 +1,9 @@
-//! Spawning boids: a command for N at once, and a click that adds one at the cursor.
+//! Spawning boids: a command for N at once.
 
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
 use rand::RngExt;
 
 use crate::components::{Boid, Velocity};
-use crate::prefab::{BoidPrefab, prefab_look};
 use crate::rng::FlockRng;
 use crate::settings::{ActiveFlockSettings, FlockSettings};
 
@@ -123,10 +121,11 @@ fn spawn(world: &mut World, command: SpawnBoids) -> Vec<Entity> {
     }
     let config = settings.config;
     let speed = speed.unwrap_or(config.max_speed);
-    let prefab = world.get_resource_or_init::<BoidPrefab>().clone();
+    #[cfg(feature = "render")]
+    let prefab = world
+        .get_resource_or_init::<crate::prefab::BoidPrefab>()
+        .clone();
     let mut rng = world.get_resource_or_init::<FlockRng>();
-    // The look comes in the same batch (rather than from the observer on new boids), so a
-    // large spawn moves each boid between tables once and queues no command per boid.
     let new_boids: Vec<_> = (0..count.min(room))
         .map(|_| {
             let position = match placement {
@@ -143,91 +142,18 @@ fn spawn(world: &mut World, command: SpawnBoids) -> Vec<Entity> {
                 ),
             };
             let heading = Vec2::from_angle(rng.rng().random_range(0.0..std::f32::consts::TAU));
-            (
+            let boid = (
                 Boid,
                 Transform::from_translation(position.extend(0.0)),
                 Velocity(heading * speed),
-                prefab_look(&prefab, &mut rng),
-            )
+            );
+            // The look comes in the same batch (rather than from the observer on new boids),
+            // so a large spawn moves each boid between tables once and queues no command per
+            // boid. It draws from the looks generator, so the flight is the same without it.
+            #[cfg(feature = "render")]
+            let boid = (boid, crate::prefab::prefab_look(&prefab, &mut rng));
+            boid
         })
         .collect();
     world.spawn_batch(new_boids).collect()
-}
-
-/// Whether a click adds a boid at the cursor (seed 002), and with which button.
-#[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq)]
-#[reflect(Resource, Debug)]
-pub struct ClickToSpawn {
-    /// Off: clicks are left to the app.
-    pub enabled: bool,
-    /// The button that spawns.
-    pub button: MouseButton,
-    /// The new boid's speed, as [`SpawnBoids::speed`]; `None`: the flock's max speed.
-    pub speed: Option<f32>,
-}
-
-impl Default for ClickToSpawn {
-    fn default() -> Self {
-        Self {
-            enabled: true,
-            button: MouseButton::Left,
-            speed: None,
-        }
-    }
-}
-
-/// Whether a UI drawn over the world (the tuning panel, or your own) is using the pointer or the
-/// keyboard. Click-to-spawn ignores clicks while `pointer` is set, so a click on a panel never
-/// adds a boid behind it. The panel plugin keeps it up to date; the core never sets it.
-#[derive(Resource, Reflect, Debug, Clone, Copy, Default, PartialEq, Eq)]
-#[reflect(Resource, Debug, Default)]
-pub struct UiWantsInput {
-    /// The pointer is over the UI or dragging one of its widgets.
-    pub pointer: bool,
-    /// The UI takes key presses (a text field has focus).
-    pub keyboard: bool,
-}
-
-/// Where the mouse cursor is in world space, if it is over the primary window. Kept up to date
-/// from the primary window and the 2D camera; tests and other input sources may set it.
-#[derive(Resource, Reflect, Debug, Clone, Copy, Default, PartialEq)]
-#[reflect(Resource, Debug, Default)]
-pub struct CursorWorldPosition(pub Option<Vec2>);
-
-/// Projects the primary window's cursor through the 2D camera into the world.
-pub(crate) fn track_cursor(
-    mut cursor: ResMut<CursorWorldPosition>,
-    windows: Query<&Window, With<PrimaryWindow>>,
-    cameras: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
-) {
-    let (Ok(window), Ok((camera, camera_transform))) = (windows.single(), cameras.single()) else {
-        // Headless, or more than one 2D camera: leave the position to whoever sets it.
-        return;
-    };
-    let position = window
-        .cursor_position()
-        .and_then(|screen| camera.viewport_to_world_2d(camera_transform, screen).ok());
-    if cursor.0 != position {
-        cursor.0 = position;
-    }
-}
-
-/// Adds one boid at the cursor when the spawn button is pressed, unless a UI has the pointer.
-pub(crate) fn spawn_on_click(
-    mut commands: Commands,
-    click: Res<ClickToSpawn>,
-    ui: Res<UiWantsInput>,
-    buttons: Option<Res<ButtonInput<MouseButton>>>,
-    cursor: Res<CursorWorldPosition>,
-) {
-    let Some(buttons) = buttons else { return };
-    if !click.enabled || ui.pointer || !buttons.just_pressed(click.button) {
-        return;
-    }
-    if let Some(position) = cursor.0 {
-        commands.queue(SpawnBoids {
-            speed: click.speed,
-            ..SpawnBoids::new(1, Placement::At(position))
-        });
-    }
 }

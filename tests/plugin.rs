@@ -1,9 +1,8 @@
-//! The plugin in a headless `App`: MinimalPlugins, the plugin, manual time steps.
+//! The plugin in a headless `App`: MinimalPlugins, the plugin, manual time steps. The drawn
+//! parts (sprites, pointer) are in `render.rs`.
 
-use bevy::input::ButtonInput;
 use bevy::prelude::*;
 use bevy_flock::prelude::*;
-use bevy_flock::{CursorWorldPosition, PrefabStyled};
 use common::*;
 
 mod common;
@@ -17,6 +16,27 @@ fn each_update_is_one_flock_step() {
         app.world().resource::<FlockClock>().steps_taken() - before,
         10
     );
+}
+
+/// Bounds that follow a camera, where there is none (a server; without the `render` feature
+/// there is not even the camera type): the bounds stay as set and the flock keeps stepping.
+#[test]
+fn following_a_camera_without_one_keeps_the_bounds() {
+    let settings = FlockSettings {
+        bounds_source: BoundsSource::FollowCamera,
+        ..default()
+    };
+    let bounds = settings.config.bounds;
+    let mut app = create_app(settings, 2);
+    spawn(&mut app, 20, Placement::RandomInBounds);
+    let before = boid_states(&mut app);
+    step(&mut app, 5);
+    assert_eq!(
+        app.world().resource::<FlockSettings>().config.bounds,
+        bounds
+    );
+    assert_eq!(app.world().resource::<FlockClock>().steps_taken(), 5);
+    assert_ne!(boid_states(&mut app), before);
 }
 
 #[test]
@@ -114,33 +134,6 @@ fn wrap_and_bounce_keep_boids_in_bounds() {
 }
 
 #[test]
-fn a_click_adds_exactly_one_boid_at_the_cursor() {
-    let mut app = create_app(FlockSettings::default(), 3);
-    spawn(&mut app, 5, Placement::RandomInBounds);
-    app.init_resource::<ButtonInput<MouseButton>>();
-    let target = Vec2::new(40.0, -25.0);
-    app.insert_resource(CursorWorldPosition(Some(target)));
-    app.world_mut()
-        .resource_mut::<ButtonInput<MouseButton>>()
-        .press(MouseButton::Left);
-    step(&mut app, 1);
-    // What the input plugin does at the start of the next frame.
-    app.world_mut()
-        .resource_mut::<ButtonInput<MouseButton>>()
-        .clear();
-    assert_eq!(boid_count(&mut app), 6);
-    let at_target = boid_states(&mut app)
-        .iter()
-        .filter(|(_, position, _)| *position == target)
-        .count();
-    assert_eq!(at_target, 1);
-
-    // Holding the button adds nothing more.
-    step(&mut app, 5);
-    assert_eq!(boid_count(&mut app), 6);
-}
-
-#[test]
 fn the_cap_holds_for_commands_and_clicks() {
     let settings = FlockSettings {
         max_boids: 20,
@@ -151,13 +144,16 @@ fn the_cap_holds_for_commands_and_clicks() {
     spawn(&mut app, 15, Placement::At(Vec2::ZERO));
     assert_eq!(boid_count(&mut app), 20);
 
-    app.init_resource::<ButtonInput<MouseButton>>();
-    app.insert_resource(CursorWorldPosition(Some(Vec2::ZERO)));
-    app.world_mut()
-        .resource_mut::<ButtonInput<MouseButton>>()
-        .press(MouseButton::Left);
-    step(&mut app, 1);
-    assert_eq!(boid_count(&mut app), 20);
+    #[cfg(feature = "render")]
+    {
+        app.init_resource::<bevy::input::ButtonInput<MouseButton>>();
+        app.insert_resource(bevy_flock::CursorWorldPosition(Some(Vec2::ZERO)));
+        app.world_mut()
+            .resource_mut::<bevy::input::ButtonInput<MouseButton>>()
+            .press(MouseButton::Left);
+        step(&mut app, 1);
+        assert_eq!(boid_count(&mut app), 20);
+    }
 }
 
 fn run_from_seed(seed: u64) -> Vec<(Entity, Vec2, Vec2)> {
@@ -281,67 +277,6 @@ fn custom_weights_override_the_flock_defaults() {
         Vec2::new(0.0, 60.0)
     );
     assert!(app.world().get::<Velocity>(turning).unwrap().x < 0.0);
-}
-
-#[test]
-fn swapping_the_prefab_restyles_existing_boids() {
-    let mut app = create_app(FlockSettings::default(), 8);
-    spawn(&mut app, 10, Placement::RandomInBounds);
-    let own_sprite = app
-        .world_mut()
-        .spawn((Boid, Sprite::from_color(Color::BLACK, Vec2::ONE)))
-        .id();
-    step(&mut app, 1);
-    let size = Vec2::new(30.0, 15.0);
-    let tint = Color::srgb(1.0, 0.0, 0.0);
-    *app.world_mut().resource_mut::<BoidPrefab>() = BoidPrefab {
-        image: Handle::default(),
-        size,
-        colors: BoidColors::Single(tint),
-    };
-    step(&mut app, 1);
-    let mut styled = app
-        .world_mut()
-        .query_filtered::<&Sprite, (With<Boid>, With<PrefabStyled>)>();
-    let sprites: Vec<_> = styled.iter(app.world()).collect();
-    assert_eq!(sprites.len(), 10);
-    assert!(
-        sprites
-            .iter()
-            .all(|s| s.custom_size == Some(size) && s.color == tint)
-    );
-    let own = app.world().get::<Sprite>(own_sprite).unwrap();
-    assert_eq!(own.color, Color::BLACK);
-    assert!(app.world().get::<PrefabStyled>(own_sprite).is_none());
-}
-
-#[test]
-fn random_hues_survive_a_prefab_swap() {
-    let mut app = create_app(FlockSettings::default(), 9);
-    *app.world_mut().resource_mut::<BoidPrefab>() = BoidPrefab {
-        colors: BoidColors::RandomHue {
-            saturation: 0.8,
-            lightness: 0.5,
-        },
-        ..default()
-    };
-    spawn(&mut app, 10, Placement::RandomInBounds);
-    step(&mut app, 1);
-    let colours = |app: &mut App| -> Vec<Color> {
-        app.world_mut()
-            .query_filtered::<&Sprite, With<Boid>>()
-            .iter(app.world())
-            .map(|s| s.color)
-            .collect()
-    };
-    let first = colours(&mut app);
-    assert!(
-        first.windows(2).any(|w| w[0] != w[1]),
-        "all boids got one colour"
-    );
-    app.world_mut().resource_mut::<BoidPrefab>().size = Vec2::splat(40.0);
-    step(&mut app, 1);
-    assert_eq!(colours(&mut app), first);
 }
 
 /// Despawns the first boid between the snapshot and the steering, as a user's system might.

@@ -8,8 +8,8 @@ use bevy::prelude::*;
 use flock_core::{AnyIndex, FlockConfig, NeighbourIndex};
 
 use crate::components::{Boid, Velocity};
+use crate::pointer::{CursorWorldPosition, UiWantsInput};
 use crate::settings::ActiveFlockSettings;
-use crate::spawn::{CursorWorldPosition, UiWantsInput};
 use crate::steer::FlockBuffers;
 
 /// What the debug drawing shows; each part is toggled on its own (the panel has a checkbox

@@ -36,10 +36,11 @@ use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass};
 
 use crate::clock::FlockClock;
 use crate::components::Boid;
+use crate::pointer::UiWantsInput;
 use crate::prefab::{BoidColors, BoidPrefab};
 use crate::rng::FlockRng;
 use crate::settings::FlockSettings;
-use crate::spawn::{Placement, SpawnBoids, UiWantsInput};
+use crate::spawn::{Placement, SpawnBoids};
 use crate::steer::FlockBuffers;
 
 pub use debug_draw::{FlockDebugDraw, FlockDebugDrawPlugin, SelectedBoid};

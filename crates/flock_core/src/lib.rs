@@ -64,3 +64,8 @@ pub use rules::{
     rule_forces,
 };
 pub use space::Space;
+
+// The README's code blocks are compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

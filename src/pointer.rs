@@ -1,0 +1,85 @@
+//! Pointer input (feature `render`): where the cursor is in the world, and a click that adds a
+//! boid there.
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+
+use crate::spawn::{Placement, SpawnBoids};
+
+/// Whether a click adds a boid at the cursor (seed 002), and with which button.
+#[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq)]
+#[reflect(Resource, Debug)]
+pub struct ClickToSpawn {
+    /// Off: clicks are left to the app.
+    pub enabled: bool,
+    /// The button that spawns.
+    pub button: MouseButton,
+    /// The new boid's speed, as [`SpawnBoids::speed`]; `None`: the flock's max speed.
+    pub speed: Option<f32>,
+}
+
+impl Default for ClickToSpawn {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            button: MouseButton::Left,
+            speed: None,
+        }
+    }
+}
+
+/// Whether a UI drawn over the world (the tuning panel, or your own) is using the pointer or the
+/// keyboard. Click-to-spawn ignores clicks while `pointer` is set, so a click on a panel never
+/// adds a boid behind it. The panel plugin keeps it up to date; the core never sets it.
+#[derive(Resource, Reflect, Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[reflect(Resource, Debug, Default)]
+pub struct UiWantsInput {
+    /// The pointer is over the UI or dragging one of its widgets.
+    pub pointer: bool,
+    /// The UI takes key presses (a text field has focus).
+    pub keyboard: bool,
+}
+
+/// Where the mouse cursor is in world space, if it is over the primary window. Kept up to date
+/// from the primary window and the 2D camera; tests and other input sources may set it.
+#[derive(Resource, Reflect, Debug, Clone, Copy, Default, PartialEq)]
+#[reflect(Resource, Debug, Default)]
+pub struct CursorWorldPosition(pub Option<Vec2>);
+
+/// Projects the primary window's cursor through the 2D camera into the world.
+pub(crate) fn track_cursor(
+    mut cursor: ResMut<CursorWorldPosition>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    cameras: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
+) {
+    let (Ok(window), Ok((camera, camera_transform))) = (windows.single(), cameras.single()) else {
+        // Headless, or more than one 2D camera: leave the position to whoever sets it.
+        return;
+    };
+    let position = window
+        .cursor_position()
+        .and_then(|screen| camera.viewport_to_world_2d(camera_transform, screen).ok());
+    if cursor.0 != position {
+        cursor.0 = position;
+    }
+}
+
+/// Adds one boid at the cursor when the spawn button is pressed, unless a UI has the pointer.
+pub(crate) fn spawn_on_click(
+    mut commands: Commands,
+    click: Res<ClickToSpawn>,
+    ui: Res<UiWantsInput>,
+    buttons: Option<Res<ButtonInput<MouseButton>>>,
+    cursor: Res<CursorWorldPosition>,
+) {
+    let Some(buttons) = buttons else { return };
+    if !click.enabled || ui.pointer || !buttons.just_pressed(click.button) {
+        return;
+    }
+    if let Some(position) = cursor.0 {
+        commands.queue(SpawnBoids {
+            speed: click.speed,
+            ..SpawnBoids::new(1, Placement::At(position))
+        });
+    }
+}
