@@ -2,11 +2,14 @@
 
 use bevy::prelude::*;
 use flock_core::steering::limit_turn;
-use flock_core::{apply_edge, limit_speed};
+use flock_core::{SpeedMode, apply_edge, limit_speed, limit_speed_to};
 
 use crate::behaviours::{MotionLimits, TurnRate};
 use crate::components::{Acceleration, Boid, Velocity};
 use crate::settings::ActiveFlockSettings;
+
+/// A boid with [`MotionLimits`] may fly at any speed up to its own maximum, and stop.
+const ANY_SPEED_UP_TO_MAX: SpeedMode = SpeedMode::Clamp { min_speed: 0.0 };
 
 /// [`FlockSystems::Integrate`](crate::FlockSystems::Integrate): velocity, speed limits and
 /// position over the schedule's time step (Euler, as every source document does); the
@@ -32,8 +35,10 @@ pub(crate) fn integrate_boids(
         |(mut transform, mut velocity, mut acceleration, limits, turn_rate)| {
             let previous = velocity.0;
             let wanted = previous + acceleration.0 * dt;
+            // Both paths bring a velocity that is not finite (a NaN acceleration from user
+            // code) to rest, so it never reaches a neighbour's alignment.
             velocity.0 = match limits.filter(|limits| limits.is_valid()) {
-                Some(limits) => wanted.clamp_length_max(limits.max_speed),
+                Some(limits) => limit_speed_to(wanted, ANY_SPEED_UP_TO_MAX, limits.max_speed),
                 None => limit_speed(wanted, config),
             };
             if let Some(turn) = turn_rate.filter(|turn| turn.is_valid()) {

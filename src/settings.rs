@@ -39,6 +39,11 @@ impl FlockSettings {
         }
     }
 
+    /// The largest `max_boids` [`FlockSettings::validate`] accepts, and the most boids the
+    /// `flock` tool makes: ten million boids take a few GiB; a cap of `usize::MAX` would let a
+    /// spawn command abort the process on allocation rather than stop at a cap.
+    pub const MAX_BOIDS: usize = 10_000_000;
+
     /// Checks every field; the first invalid one is named in the error.
     pub fn validate(&self) -> Result<(), ConfigError> {
         self.config.validate()?;
@@ -47,6 +52,13 @@ impl FlockSettings {
                 field: "max_boids",
                 value: 0.0,
                 reason: "must be at least 1",
+            });
+        }
+        if self.max_boids > Self::MAX_BOIDS {
+            return Err(ConfigError {
+                field: "max_boids",
+                value: self.max_boids as f32,
+                reason: "must be at most 10 million (FlockSettings::MAX_BOIDS)",
             });
         }
         Ok(())

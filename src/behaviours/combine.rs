@@ -32,12 +32,7 @@ pub(crate) fn combine_steering(
 ) {
     let config = &settings.0.config;
     for (entity, mut force, mut acceleration, limits) in &mut boids {
-        if let Some(limits) = limits
-            && !limits.is_valid()
-            && reported.insert(entity)
-        {
-            warn!("bevy_flock: {entity} has invalid MotionLimits {limits:?}; using the flock's");
-        }
+        // Invalid limits are reported by `report_invalid_limits`.
         let limits = MotionLimits::or_flock(limits, config);
         let sum = std::mem::take(&mut force.0);
         if !sum.is_finite() {

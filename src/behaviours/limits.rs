@@ -1,6 +1,7 @@
 //! Per-vehicle limits: speed, force and mass of its own, and a turn rate for vehicles that
 //! cannot turn on the spot.
 
+use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 use flock_core::FlockConfig;
 use flock_core::steering::Vehicle;
@@ -23,12 +24,16 @@ pub struct MotionLimits {
 }
 
 impl MotionLimits {
-    /// Whether every limit is a finite positive number; invalid limits are ignored (and
-    /// reported once) in favour of the flock's.
+    /// Whether every limit is a positive number in the range [`FlockConfig::validate`] accepts
+    /// for the flock's own (at most `FlockConfig::MAX_MAGNITUDE`, a mass of at least
+    /// `FlockConfig::MIN_TIME_AND_MASS`), where no step's arithmetic can overflow; invalid
+    /// limits are ignored (and reported once) in favour of the flock's.
     pub fn is_valid(&self) -> bool {
-        [self.max_speed, self.max_force, self.mass]
+        let in_range = |value: f32, min: f32| (min..=FlockConfig::MAX_MAGNITUDE).contains(&value);
+        [self.max_speed, self.max_force]
             .iter()
-            .all(|value| value.is_finite() && *value > 0.0)
+            .all(|&value| value > 0.0 && in_range(value, 0.0))
+            && in_range(self.mass, FlockConfig::MIN_TIME_AND_MASS)
     }
 
     /// These limits if valid, else the flock's.
@@ -62,6 +67,36 @@ impl TurnRate {
         [self.max_turn_rate, self.max_acceleration]
             .iter()
             .all(|value| value.is_finite() && *value >= 0.0)
+    }
+}
+
+/// Reports, once per boid until its limits are valid again, [`MotionLimits`] or a [`TurnRate`]
+/// that is not used because it is invalid. Only changed components are looked at.
+pub(crate) fn report_invalid_limits(
+    mut reported: Local<EntityHashSet>,
+    boids: Query<
+        (Entity, Option<&MotionLimits>, Option<&TurnRate>),
+        Or<(Changed<MotionLimits>, Changed<TurnRate>)>,
+    >,
+) {
+    for (entity, limits, turn_rate) in &boids {
+        let bad_limits = limits.filter(|limits| !limits.is_valid());
+        let bad_turn = turn_rate.filter(|turn| !turn.is_valid());
+        if bad_limits.is_none() && bad_turn.is_none() {
+            reported.remove(&entity);
+            continue;
+        }
+        if !reported.insert(entity) {
+            continue;
+        }
+        if let Some(limits) = bad_limits {
+            warn!("bevy_flock: {entity} has invalid MotionLimits {limits:?}; using the flock's");
+        }
+        if let Some(turn) = bad_turn {
+            warn!(
+                "bevy_flock: {entity} has an invalid TurnRate {turn:?}; its turns are not limited"
+            );
+        }
     }
 }
 

@@ -78,6 +78,7 @@ pub(crate) fn add_behaviours(
                 avoidance::avoid_obstacles,
                 group::steer_groups,
                 species::hunt_and_escape,
+                limits::report_invalid_limits,
                 combine_steering,
             )
                 .chain()

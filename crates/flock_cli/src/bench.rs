@@ -7,17 +7,19 @@ use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool, TaskPoolBuilder};
 use bevy::time::TimeUpdateStrategy;
 use bevy_flock::prelude::*;
-use bevy_flock::{FlockBuffers, TaskPoolExecutor, spawn_boids};
+use bevy_flock::{FlockBuffers, spawn_boids};
 use clap::Args;
-use flock_core::{Bounds, Flock, NeighbourStats};
 
 use crate::memory;
 
 /// Options of `flock bench`.
 #[derive(Args, Debug)]
 pub struct BenchArgs {
+    /// Dimensions of the kernel tables: 2, 3 or both (`2,3`). The `App::update()` table is 2D.
+    #[arg(long, value_delimiter = ',', default_value = "2", value_parser = parse_dims)]
+    dims: Vec<usize>,
     /// Flock sizes for the kernel table (k and M suffixes: 10k, 1M).
-    #[arg(long, value_delimiter = ',', default_value = "1k,10k,100k,1M", value_parser = parse_count)]
+    #[arg(long, value_delimiter = ',', default_value = "1k,10k,100k,1M", value_parser = parse_boid_count)]
     sizes: Vec<usize>,
     /// Average neighbour counts; the world's density is chosen to give each.
     #[arg(long, value_delimiter = ',', default_value = "8,32,128")]
@@ -32,40 +34,28 @@ pub struct BenchArgs {
     #[arg(long, value_delimiter = ',', default_value = "10k,100k,1M", value_parser = parse_count_or_none)]
     app_sizes: Vec<usize>,
     /// Threads that step the flock (default: one per core).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
     /// Untimed steps before measuring.
     #[arg(long, default_value_t = 3)]
-    warmup: usize,
+    pub(crate) warmup: usize,
     /// Most timed steps per measurement; the median is reported.
     #[arg(long, default_value_t = 30)]
-    steps: usize,
+    pub(crate) steps: usize,
     /// Time budget per measurement in seconds (at least three timed steps are always taken).
     #[arg(long, default_value_t = 2.0)]
-    seconds: f64,
+    pub(crate) seconds: f64,
     /// Also report peak memory per boid (kernel and app, fresh processes) at this size.
-    #[arg(long, value_parser = parse_count)]
+    #[arg(long, value_parser = parse_boid_count)]
     memory: Option<usize>,
     /// Seed of the random initial flocks.
     #[arg(long, default_value_t = 1)]
-    seed: u64,
+    pub(crate) seed: u64,
 }
 
-/// The benchmark world: Processing's radii (separation 25, alignment and cohesion 50) in a
-/// square wrapping world whose density gives `neighbours` boids within 50 of each boid on
-/// average, neighbours found across the seam.
-pub fn bench_config(count: usize, neighbours: u32, index: IndexKind) -> FlockConfig {
-    let config = FlockConfig::processing();
-    let reach = config.max_radius();
-    let area = count as f32 * std::f32::consts::PI * reach * reach / neighbours.max(1) as f32;
-    FlockConfig {
-        bounds: Bounds::centered(Vec2::splat(area.sqrt())),
-        edges: EdgeMode::Wrap,
-        wrap_neighbours: true,
-        index,
-        ..config
-    }
-}
+/// The 2D benchmark world (see [`crate::dim2::kernel_bench::bench_config`]): the plugin's
+/// benchmarks, the memory probe and `flock soak` run in it.
+pub use crate::dim2::kernel_bench::bench_config;
 
 /// A headless app (MinimalPlugins and the plugin in `FixedUpdate`) with `count` boids, in
 /// which every `update()` is exactly one flock step of 1/60 s.
@@ -103,11 +93,67 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         .thread_name("flock bench kernel".to_string())
         .build();
     println!(
-        "flock bench: {threads} threads, 2D wrapping world, radii 25 / 50 / 50, seed {}, \
-         median of up to {} timed steps ({} s budget) after {} warm-up steps\n",
+        "flock bench: {threads} threads, wrapping world (square in 2D, cube in 3D), radii 25 / 50 / 50, \
+         seed {}, median of up to {} timed steps ({} s budget) after {} warm-up steps",
         args.seed, args.steps, args.seconds, args.warmup
     );
+    for &dims in &args.dims {
+        kernel_tables(args, &kernel_pool, dims);
+    }
 
+    let app_sizes: Vec<usize> = args.app_sizes.iter().copied().filter(|c| *c > 0).collect();
+    // The plugin is 2D: its table comes with the 2D kernel's.
+    if !app_sizes.is_empty() && args.dims.contains(&2) {
+        println!(
+            "\nThe whole plugin, `App::update()` headless (MinimalPlugins + BoidsPlugin in FixedUpdate, \
+             grid, 32 neighbours, {threads} compute-pool threads):\n"
+        );
+        println!("| boids | steps/s | ms/step | index ms | steer ms | rest of the app ms |");
+        println!("|---:|---:|---:|---:|---:|---:|");
+        for &count in &app_sizes {
+            let app = measure_app(args, count);
+            println!(
+                "| {} | {:.1} | {:.2} | {:.2} | {:.2} | {:.2} |",
+                format_count(count),
+                1.0 / app.update.as_secs_f64(),
+                millis(app.update),
+                millis(app.index),
+                millis(app.steer),
+                millis(app.update.saturating_sub(app.index + app.steer)),
+            );
+        }
+    }
+
+    if let Some(count) = args.memory {
+        println!("\nPeak memory (peak RSS of a fresh process / boids, grid, 32 neighbours):\n");
+        println!("| boids | what | peak RSS MiB | bytes/boid |");
+        println!("|---:|---|---:|---:|");
+        let mut probes: Vec<memory::Probe> = args
+            .dims
+            .iter()
+            .map(|&dims| memory::Probe::kernel(dims))
+            .collect();
+        if args.dims.contains(&2) {
+            probes.push(memory::Probe::App);
+        }
+        for what in probes {
+            let peak = memory::measure_in_child(what, count, threads, args.seed)?;
+            println!(
+                "| {} | {} | {:.1} | {:.0} |",
+                format_count(count),
+                what.name(),
+                peak as f64 / (1024.0 * 1024.0),
+                peak as f64 / count as f64
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The kernel's table in `dims` dimensions: every size, density and index; then the grid's
+/// speed-up over the other indexes.
+fn kernel_tables(args: &BenchArgs, pool: &TaskPool, dims: usize) {
+    println!("\n{dims}D kernel (`Flock`, index rebuilt every step):\n");
     let mut rows = Vec::new();
     println!(
         "| boids | neighbours (target) | index | steps/s | build ms | steer ms | step ms | neighbours/boid | candidates/boid |"
@@ -119,7 +165,12 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
                 if index == IndexKind::BruteForce && count > args.brute_max {
                     continue;
                 }
-                let result = measure_kernel(args, &kernel_pool, count, neighbours, index);
+                let result = if dims == 3 {
+                    let index = dim3_index(index);
+                    crate::dim3::kernel_bench::measure_kernel(args, pool, count, neighbours, index)
+                } else {
+                    crate::dim2::kernel_bench::measure_kernel(args, pool, count, neighbours, index)
+                };
                 println!(
                     "| {} | {neighbours} | {} | {:.1} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} |",
                     format_count(count),
@@ -157,95 +208,29 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             );
         }
     }
+}
 
-    let app_sizes: Vec<usize> = args.app_sizes.iter().copied().filter(|c| *c > 0).collect();
-    if !app_sizes.is_empty() {
-        println!(
-            "\nThe whole plugin, `App::update()` headless (MinimalPlugins + BoidsPlugin in FixedUpdate, \
-             grid, 32 neighbours, {threads} compute-pool threads):\n"
-        );
-        println!("| boids | steps/s | ms/step | index ms | steer ms | rest of the app ms |");
-        println!("|---:|---:|---:|---:|---:|---:|");
-        for &count in &app_sizes {
-            let app = measure_app(args, count);
-            println!(
-                "| {} | {:.1} | {:.2} | {:.2} | {:.2} | {:.2} |",
-                format_count(count),
-                1.0 / app.update.as_secs_f64(),
-                millis(app.update),
-                millis(app.index),
-                millis(app.steer),
-                millis(app.update.saturating_sub(app.index + app.steer)),
-            );
-        }
+/// The 3D kernel's name for an index.
+fn dim3_index(index: IndexKind) -> flock_core3d::IndexKind {
+    match index {
+        IndexKind::Grid => flock_core3d::IndexKind::Grid,
+        IndexKind::KdTree => flock_core3d::IndexKind::KdTree,
+        IndexKind::BruteForce => flock_core3d::IndexKind::BruteForce,
     }
-
-    if let Some(count) = args.memory {
-        println!("\nPeak memory (peak RSS of a fresh process / boids, grid, 32 neighbours):\n");
-        println!("| boids | what | peak RSS MiB | bytes/boid |");
-        println!("|---:|---|---:|---:|");
-        for what in [memory::Probe::Kernel, memory::Probe::App] {
-            let peak = memory::measure_in_child(what, count, threads, args.seed)?;
-            println!(
-                "| {} | {} | {:.1} | {:.0} |",
-                format_count(count),
-                what.name(),
-                peak as f64 / (1024.0 * 1024.0),
-                peak as f64 / count as f64
-            );
-        }
-    }
-    Ok(())
 }
 
 /// Medians of one kernel measurement.
-struct KernelResult {
-    build: Duration,
-    steer: Duration,
-    step: Duration,
-    neighbours_per_boid: f64,
-    candidates_per_boid: f64,
+pub struct KernelResult {
+    pub build: Duration,
+    pub steer: Duration,
+    pub step: Duration,
+    pub neighbours_per_boid: f64,
+    pub candidates_per_boid: f64,
 }
 
 impl KernelResult {
-    fn steps_per_second(&self) -> f64 {
+    pub fn steps_per_second(&self) -> f64 {
         1.0 / self.step.as_secs_f64()
-    }
-}
-
-fn measure_kernel(
-    args: &BenchArgs,
-    pool: &TaskPool,
-    count: usize,
-    neighbours: u32,
-    index: IndexKind,
-) -> KernelResult {
-    let config = bench_config(count, neighbours, index);
-    let executor = TaskPoolExecutor(pool);
-    let mut flock = Flock::random(count, &config, args.seed);
-    for _ in 0..args.warmup {
-        flock.step_with(&config, 1.0 / 60.0, &executor);
-    }
-    let (mut builds, mut steers, mut steps) = (Vec::new(), Vec::new(), Vec::new());
-    let mut stats = NeighbourStats::default();
-    let started = Instant::now();
-    while wants_more_samples(args, steps.len(), started) {
-        let begin = Instant::now();
-        flock.rebuild_index(&config, &executor);
-        let built = Instant::now();
-        stats = flock.compute_forces(&config, &executor);
-        let steered = Instant::now();
-        flock.move_boids(&config, 1.0 / 60.0, &executor);
-        builds.push(built - begin);
-        steers.push(steered - built);
-        steps.push(begin.elapsed());
-    }
-    KernelResult {
-        build: median(builds),
-        steer: median(steers),
-        step: median(steps),
-        neighbours_per_boid: stats.neighbours as f64 / count.max(1) as f64,
-        candidates_per_boid: stats.candidates as f64 / count.max(1) as f64,
     }
 }
 
@@ -288,13 +273,13 @@ fn measure_app(args: &BenchArgs, count: usize) -> AppResult {
 
 /// Whether a measurement takes another timed step: at least three, at most `--steps`, and no
 /// more once the `--seconds` budget is spent.
-fn wants_more_samples(args: &BenchArgs, taken: usize, started: Instant) -> bool {
+pub(crate) fn wants_more_samples(args: &BenchArgs, taken: usize, started: Instant) -> bool {
     const AT_LEAST: usize = 3;
     taken < args.steps.max(AT_LEAST)
         && (taken < AT_LEAST || started.elapsed().as_secs_f64() < args.seconds)
 }
 
-fn median(mut samples: Vec<Duration>) -> Duration {
+pub(crate) fn median(mut samples: Vec<Duration>) -> Duration {
     samples.sort_unstable();
     samples.get(samples.len() / 2).copied().unwrap_or_default()
 }
@@ -335,11 +320,48 @@ pub fn parse_count(text: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("`{text}` is not a count (like 500, 10k or 1M)"))
 }
 
+/// A number of boids: a count (see [`parse_count`]) of at most
+/// [`FlockSettings::MAX_BOIDS`], so an absurd one is an error rather than an abort on
+/// allocation.
+pub fn parse_boid_count(text: &str) -> Result<usize, String> {
+    let count = parse_count(text)?;
+    if count > FlockSettings::MAX_BOIDS {
+        return Err(format!(
+            "{count} boids: at most {} (FlockSettings::MAX_BOIDS)",
+            FlockSettings::MAX_BOIDS
+        ));
+    }
+    Ok(count)
+}
+
+/// The most threads a subcommand starts: more would fail to start (a panic in the standard
+/// library or Bevy's task pool) long before it could help.
+pub const MAX_THREADS: usize = 1024;
+
+/// A thread count from 1 to [`MAX_THREADS`].
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(threads @ 1..=MAX_THREADS) => Ok(threads),
+        _ => Err(format!(
+            "`{text}` is not a thread count from 1 to {MAX_THREADS}"
+        )),
+    }
+}
+
 fn parse_count_or_none(text: &str) -> Result<usize, String> {
     if text.trim() == "none" {
         Ok(0)
     } else {
-        parse_count(text)
+        parse_boid_count(text)
+    }
+}
+
+/// A dimension: 2 or 3.
+pub fn parse_dims(text: &str) -> Result<usize, String> {
+    match text.trim() {
+        "2" => Ok(2),
+        "3" => Ok(3),
+        other => Err(format!("`{other}` is not a dimension (2 or 3)")),
     }
 }
 

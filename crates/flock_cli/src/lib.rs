@@ -2,6 +2,8 @@
 //! scenarios that `cargo bench` shares with `flock bench`.
 
 pub mod bench;
+pub mod dim2;
+pub mod dim3;
 pub mod input;
 pub mod memory;
 pub mod simulate;

@@ -4,25 +4,36 @@
 use std::process::Command;
 
 use bevy::tasks::{ComputeTaskPool, TaskPoolBuilder};
-use bevy_flock::TaskPoolExecutor;
 use clap::{Args, ValueEnum};
-use flock_core::{Flock, IndexKind};
+use flock_core::IndexKind;
 
-use crate::bench::{bench_app, bench_config};
+use crate::bench::{bench_app, bench_config, parse_boid_count, parse_threads};
 
 /// What to measure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Probe {
-    /// The kernel's `Flock` with the grid.
+    /// The 2D kernel's `Flock` with the grid.
     Kernel,
+    /// The 3D kernel's `Flock` with the grid.
+    Kernel3d,
     /// The whole plugin in a headless app.
     App,
 }
 
 impl Probe {
+    /// The kernel of `dims` dimensions.
+    pub fn kernel(dims: usize) -> Self {
+        if dims == 3 {
+            Self::Kernel3d
+        } else {
+            Self::Kernel
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
-            Self::Kernel => "kernel",
+            Self::Kernel => "2D kernel",
+            Self::Kernel3d => "3D kernel",
             Self::App => "App::update()",
         }
     }
@@ -33,9 +44,9 @@ impl Probe {
 pub struct ProbeArgs {
     #[arg(long, value_enum)]
     what: Probe,
-    #[arg(long)]
+    #[arg(long, value_parser = parse_boid_count)]
     count: usize,
-    #[arg(long)]
+    #[arg(long, value_parser = parse_threads)]
     threads: usize,
     #[arg(long)]
     seed: u64,
@@ -47,15 +58,15 @@ const STEPS: usize = 5;
 pub fn probe(args: &ProbeArgs) -> Result<(), String> {
     let pool =
         ComputeTaskPool::get_or_init(|| TaskPoolBuilder::new().num_threads(args.threads).build());
-    let config = bench_config(args.count, 32, IndexKind::Grid);
     match args.what {
         Probe::Kernel => {
-            let mut flock = Flock::random(args.count, &config, args.seed);
-            for _ in 0..STEPS {
-                flock.step_with(&config, 1.0 / 60.0, &TaskPoolExecutor(pool));
-            }
+            crate::dim2::kernel_bench::run_for_memory(pool, args.count, args.seed, STEPS)
+        }
+        Probe::Kernel3d => {
+            crate::dim3::kernel_bench::run_for_memory(pool, args.count, args.seed, STEPS)
         }
         Probe::App => {
+            let config = bench_config(args.count, 32, IndexKind::Grid);
             let mut app = bench_app(config, args.count, args.seed);
             for _ in 0..STEPS {
                 app.update();

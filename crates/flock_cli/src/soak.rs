@@ -9,14 +9,16 @@ use bevy_flock::{Boid, TaskPoolExecutor, Velocity};
 use clap::Args;
 use flock_core::{Flock, FlockConfig, IndexKind};
 
-use crate::bench::{bench_app, bench_config, format_count, parse_count};
+use crate::bench::{
+    bench_app, bench_config, format_count, parse_boid_count, parse_count, parse_threads,
+};
 use crate::memory::{peak_resident_bytes, resident_bytes};
 
 /// Options of `flock soak`.
 #[derive(Args, Debug)]
 pub struct SoakArgs {
     /// Boids (`2k`, `100k` or a plain number), in a wrapping world sized for 32 neighbours each.
-    #[arg(long, value_parser = parse_count)]
+    #[arg(long, value_parser = parse_boid_count)]
     count: usize,
     /// Steps of 1/60 s.
     #[arg(long, value_parser = parse_count)]
@@ -25,7 +27,7 @@ pub struct SoakArgs {
     #[arg(long)]
     app: bool,
     /// Threads of the compute pool (default: one per core).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
     /// Seed of the random flock.
     #[arg(long, default_value_t = 1)]

@@ -213,3 +213,334 @@ fn bench_prints_the_tables() {
     assert!(output.contains("grid / KD-tree"), "{output}");
     assert!(output.contains("App::update()"), "{output}");
 }
+
+/// Fails with an error message (an exit code, not a signal: no abort, no panic's 101).
+fn fails_cleanly(output: &Output, needle: &str) {
+    let message = stderr(output);
+    assert!(
+        matches!(output.status.code(), Some(1 | 2)),
+        "exit {:?}: {message}",
+        output.status
+    );
+    assert!(message.contains(needle), "`{needle}` not in: {message}");
+    assert!(!message.contains("panicked"), "{message}");
+}
+
+#[test]
+fn absurd_counts_threads_and_steps_are_errors_not_aborts() {
+    for (args, needle) in [
+        (&["--count", "18446744073709551615"][..], "at most 10000000"),
+        (&["--count", "100000000000"][..], "at most 10000000"),
+        (&["--count", "99999999999999999999999"][..], "not a count"),
+        (&["--count", "20M"][..], "at most 10000000"),
+        (&["--count", "5", "--threads", "0"][..], "thread count"),
+        (
+            &["--count", "5", "--threads", "1000000"][..],
+            "thread count",
+        ),
+        (&["--count", "5", "--dt", "1e30"][..], "at most 1 second"),
+        (&["--count", "5", "--dt", "inf"][..], "at most 1 second"),
+        (&["--count", "5", "--dt", "NaN"][..], "at most 1 second"),
+        (&["--count", "5", "--dt", "0"][..], "above zero"),
+        (&["--count", "5", "--dt=-1e-3"][..], "above zero"),
+    ] {
+        let mut all = vec!["simulate", "--steps", "2"];
+        all.extend_from_slice(args);
+        let output = flock(&all);
+        fails_cleanly(&output, needle);
+        assert!(output.stdout.is_empty(), "{args:?} wrote output");
+    }
+    // The largest step accepted still keeps every boid finite.
+    let csv = stdout(&flock(&[
+        "simulate", "--count", "50", "--steps", "20", "--dt", "1", "--every", "20",
+    ]));
+    assert!(
+        csv.lines()
+            .skip(1)
+            .flat_map(|line| line.split(',').skip(2))
+            .all(|value| value.parse::<f32>().unwrap().is_finite())
+    );
+    for subcommand in [
+        &["soak", "--steps", "1"][..],
+        &["bench", "--app-sizes", "none"][..],
+    ] {
+        let mut all = subcommand.to_vec();
+        all.extend_from_slice(&["--threads", "100000"]);
+        fails_cleanly(&flock(&all), "thread count");
+    }
+    fails_cleanly(
+        &flock(&["soak", "--count", "1000M", "--steps", "1"]),
+        "at most 10000000",
+    );
+    fails_cleanly(
+        &flock(&["bench", "--sizes", "50M", "--app-sizes", "none"]),
+        "at most 10000000",
+    );
+}
+
+#[test]
+fn boids_on_a_line_far_apart_with_a_bouncing_preset_run_in_bounded_memory() {
+    // Two boids 1e20 apart (and, in another file, 1e9 apart under a radius of 1e-9): the grid
+    // once sized itself to the extent and asked for 16 GiB on step 1.
+    let dir = scratch("far-apart");
+    let cases = [
+        ("0,0,1,0\n1e20,0,0,1\n", 100.0),
+        ("0,0,1,0\n1e9,0,0,1\n", 1e-9),
+        ("-3e38,-3e38,1,0\n3e38,3e38,0,1\n", 10.0),
+    ];
+    for (i, (rows, radius)) in cases.into_iter().enumerate() {
+        let boids = dir.join(format!("boids{i}.csv"));
+        std::fs::write(&boids, format!("x,y,vx,vy\n{rows}")).unwrap();
+        let mut settings = FlockSettings::default();
+        settings.config.edges = bevy_flock::prelude::EdgeMode::Bounce;
+        settings.config.separation_radius = radius;
+        settings.config.alignment_radius = radius;
+        settings.config.cohesion_radius = radius;
+        let ron_path = dir.join(format!("settings{i}.ron"));
+        std::fs::write(&ron_path, ron::to_string(&settings).unwrap()).unwrap();
+        let csv = stdout(&flock(&[
+            "simulate",
+            "--settings",
+            ron_path.to_str().unwrap(),
+            "--input",
+            boids.to_str().unwrap(),
+            "--steps",
+            "3",
+        ]));
+        let bounds = settings.config.bounds;
+        for line in csv.lines().skip(3) {
+            let values: Vec<f32> = line.split(',').map(|v| v.parse().unwrap()).collect();
+            let position = bevy::math::Vec2::new(values[2], values[3]);
+            assert!(bounds.contains(position), "{rows}: {line}");
+        }
+    }
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn a_write_that_fails_midway_is_an_error() {
+    // `/dev/full` takes the first bytes, then every write fails as on a full disk: after the
+    // header and the first rows are out. It is reached through a link in a scratch folder, so
+    // a tool that renamed a file over its output would replace the link, never the device. A
+    // device is written in place (a renamed file would replace it rather than write to it),
+    // and nothing is left beside the link.
+    let dir = scratch("dev-full");
+    let out = dir.join("out.csv");
+    std::os::unix::fs::symlink("/dev/full", &out).unwrap();
+    let output = flock(&[
+        "simulate",
+        "--count",
+        "2000",
+        "--steps",
+        "5",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    fails_cleanly(&output, "cannot write");
+    assert!(
+        stderr(&output).contains("No space left on device"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        std::fs::read_link(&out).unwrap(),
+        PathBuf::from("/dev/full")
+    );
+    assert_eq!(names(&dir), ["out.csv"]);
+}
+
+/// The names in `dir`, sorted.
+fn names(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+#[cfg(unix)]
+fn an_existing_output_is_kept_intact_when_writing_fails_midway() {
+    // A file-size limit makes a write fail part way through the temporary file, as a full disk
+    // would (the shell ignores SIGXFSZ, so the write returns an error instead of killing the
+    // process). The output file that was there stays exactly as it was, and the temporary file
+    // is removed.
+    let dir = scratch("intact");
+    let out = dir.join("out.csv");
+    std::fs::write(&out, "precious\n").unwrap();
+    let binary = env!("CARGO_BIN_EXE_flock");
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "trap '' XFSZ; ulimit -f 64; exec '{binary}' simulate --count 3000 --steps 10 \
+             --output '{}'",
+            out.display()
+        ))
+        .output()
+        .unwrap();
+    fails_cleanly(&output, "cannot write");
+    assert!(stderr(&output).contains("too large"), "{}", stderr(&output));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious\n");
+    assert_eq!(names(&dir), ["out.csv"]);
+    // A run that fails before writing keeps it too; one that succeeds replaces it whole.
+    fails_cleanly(
+        &flock(&[
+            "simulate",
+            "--input",
+            dir.join("missing.csv").to_str().unwrap(),
+            "--steps",
+            "1",
+            "--output",
+            out.to_str().unwrap(),
+        ]),
+        "missing.csv",
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious\n");
+    stdout(&flock(&[
+        "simulate",
+        "--count",
+        "3",
+        "--steps",
+        "1",
+        "--output",
+        out.to_str().unwrap(),
+    ]));
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap().lines().count(),
+        1 + 2 * 3
+    );
+    assert_eq!(names(&dir), ["out.csv"]);
+}
+
+#[test]
+fn two_runs_writing_the_same_output_do_not_mix() {
+    // Each run writes its own temporary file (a fixed name had both write into one), so the
+    // output is one run's whole output, whichever renamed last.
+    let dir = scratch("two-runs");
+    let out = dir.join("out.csv");
+    let args = |seed: &'static str| {
+        [
+            "simulate", "--count", "2000", "--seed", seed, "--steps", "20", "--every", "2",
+        ]
+    };
+    let expected = [stdout(&flock(&args("1"))), stdout(&flock(&args("2")))];
+    let runs: Vec<_> = ["1", "2"]
+        .into_iter()
+        .map(|seed| {
+            Command::new(env!("CARGO_BIN_EXE_flock"))
+                .args(args(seed))
+                .args(["--output", out.to_str().unwrap()])
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut run in runs {
+        assert!(run.wait().unwrap().success());
+    }
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        written == expected[0] || written == expected[1],
+        "the output is neither run's ({} bytes)",
+        written.len()
+    );
+    assert_eq!(names(&dir), ["out.csv"]);
+}
+
+#[test]
+fn three_dimensions_read_and_write_x_y_z() {
+    let dir = scratch("dims3");
+    let input = dir.join("boids.csv");
+    std::fs::write(&input, "x,y,z,vx,vy,vz\n0,0,0,10,0,0\n30,0,-20,0,0,10\n").unwrap();
+    let input = input.to_str().unwrap();
+    let csv = stdout(&flock(&[
+        "simulate", "--dims", "3", "--input", input, "--steps", "3",
+    ]));
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("step,id,x,y,z,vx,vy,vz"));
+    let rows: Vec<Vec<f32>> = lines
+        .map(|line| line.split(',').map(|v| v.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(rows.len(), 4 * 2, "steps 0 to 3 of two boids");
+    assert_eq!(rows[1], [0.0, 1.0, 30.0, 0.0, -20.0, 0.0, 0.0, 10.0]);
+    // The second boid flies along z, so its z changes while x and y stay.
+    let last = &rows[7];
+    assert!(last[4] > -20.0 && last[7] > 0.0, "{last:?}");
+    // Random boids fill the box in all three axes, the same for any thread count.
+    let random = |threads| {
+        stdout(&flock(&[
+            "simulate",
+            "--dims",
+            "3",
+            "--count",
+            "200",
+            "--seed",
+            "9",
+            "--steps",
+            "5",
+            "--threads",
+            threads,
+        ]))
+    };
+    let one = random("1");
+    assert_eq!(one, random("2"));
+    let zs: Vec<f32> = one
+        .lines()
+        .skip(1)
+        .map(|line| line.split(',').nth(4).unwrap().parse().unwrap())
+        .collect();
+    assert!(zs.iter().any(|z| *z > 100.0) && zs.iter().any(|z| *z < -100.0));
+}
+
+#[test]
+fn files_of_the_other_dimension_are_named_as_such() {
+    let dir = scratch("dims-mismatch");
+    let boids2 = dir.join("boids2.csv");
+    std::fs::write(&boids2, "x,y,vx,vy\n1,2,3,4\n").unwrap();
+    let boids3 = dir.join("boids3.csv");
+    std::fs::write(&boids3, "x,y,z,vx,vy,vz\n1,2,3,4,5,6\n1,2,3,4,5\n").unwrap();
+    let settings2 = dir.join("settings2.ron");
+    std::fs::write(
+        &settings2,
+        ron::to_string(&FlockSettings::default()).unwrap(),
+    )
+    .unwrap();
+    let path = |p: &PathBuf| p.to_str().unwrap().to_string();
+    for (args, needle) in [
+        (
+            vec!["--dims", "3", "--input", &path(&boids2)],
+            "line 1: the header `x,y,vx,vy` is for 2D boids",
+        ),
+        (
+            vec!["--dims", "3", "--input", &path(&boids3)],
+            "line 3: 5 fields; expected 6 (x,y,z,vx,vy,vz)",
+        ),
+        (
+            vec!["--input", &path(&boids3)],
+            "the header `x,y,z,vx,vy,vz` is for 3D boids",
+        ),
+        (
+            vec![
+                "--dims",
+                "3",
+                "--settings",
+                &path(&settings2),
+                "--count",
+                "5",
+            ],
+            "these are 2D settings (`config.bounds` corners with 2 coordinates)",
+        ),
+        (vec!["--dims", "4", "--count", "5"], "not a dimension"),
+    ] {
+        let mut all = vec!["simulate", "--steps", "1"];
+        all.extend(args.iter().copied());
+        let output = flock(&all);
+        assert!(!output.status.success(), "{all:?}");
+        assert!(
+            stderr(&output).contains(needle),
+            "{all:?}: {}",
+            stderr(&output)
+        );
+        assert!(!stderr(&output).contains("panicked"), "{all:?}");
+    }
+}

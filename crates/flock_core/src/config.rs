@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::math::Vector;
+use crate::math::{DIMENSIONS, Vector, world_size};
 
 /// How a steering force is limited to `max_force`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -71,7 +71,7 @@ pub enum IndexKind {
     BruteForce,
 }
 
-/// An axis-aligned rectangle of world space.
+/// An axis-aligned rectangle (a box in 3D) of world space.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -109,7 +109,7 @@ impl Bounds {
 
 impl Default for Bounds {
     fn default() -> Self {
-        Self::centered(Vector::new(1280.0, 720.0))
+        Self::centered(world_size(1280.0, 720.0))
     }
 }
 
@@ -190,11 +190,12 @@ pub struct FlockConfig {
     /// Acceleration is force divided by mass.
     pub mass: f32,
     /// The full field of view around the heading, in degrees: 360 sees all around (off),
-    /// 180 is seed 001's half-plane in front.
+    /// 180 is seed 001's half-plane in front. In 3D it is the opening angle of a cone around
+    /// the heading (180: the half-space in front).
     pub view_angle_degrees: f32,
     /// What happens at the bounds.
     pub edges: EdgeMode,
-    /// The world rectangle the edges apply to.
+    /// The world rectangle (box in 3D) the edges apply to.
     pub bounds: Bounds,
     /// With wrapping edges, find neighbours across the seam so a flock crossing an edge stays one
     /// flock. Off reproduces the seeds, which use plain distance.
@@ -205,7 +206,7 @@ pub struct FlockConfig {
 
 impl Default for FlockConfig {
     /// Processing's *Flocking* example, in pixels and seconds at 60 frames per second, in a
-    /// 1280 x 720 world centred on the origin (a default 2D camera's view).
+    /// 1280 x 720 world centred on the origin (a default 2D camera's view; 720 deep in 3D).
     fn default() -> Self {
         Self::processing()
     }
@@ -258,7 +259,7 @@ impl FlockConfig {
     ///
     /// Refused: a non-finite number anywhere; a negative radius; a max speed, max force,
     /// response time or mass of zero or less; a min speed below zero or above max speed; a
-    /// view angle outside (0, 360]; bounds with no width or height; magnitudes beyond
+    /// view angle outside (0, 360]; bounds with no width, height (or depth, in 3D); magnitudes beyond
     /// [`FlockConfig::MAX_MAGNITUDE`] or [`FlockConfig::MAX_WEIGHT`], and response time or mass
     /// below [`FlockConfig::MIN_TIME_AND_MASS`], where f32 arithmetic would overflow.
     pub fn validate(&self) -> Result<(), ConfigError> {
@@ -315,34 +316,52 @@ impl FlockConfig {
                 "must be above 0 and at most 360",
             ));
         }
-        let corners = [
-            ("bounds.min.x", self.bounds.min.x),
-            ("bounds.min.y", self.bounds.min.y),
-            ("bounds.max.x", self.bounds.max.x),
-            ("bounds.max.y", self.bounds.max.y),
-        ];
-        for (field, value) in corners {
-            check_finite(field, value)?;
-            check_at_most(field, value, Self::MAX_MAGNITUDE)?;
+        let corners = BOUNDS_FIELDS.iter().map(|fields| fields.min);
+        let corners = corners.chain(BOUNDS_FIELDS.iter().map(|fields| fields.max));
+        for (corner, axis) in corners.zip((0..DIMENSIONS).cycle()) {
+            let value = if corner.contains("min") {
+                self.bounds.min[axis]
+            } else {
+                self.bounds.max[axis]
+            };
+            check_finite(corner, value)?;
+            check_at_most(corner, value, Self::MAX_MAGNITUDE)?;
         }
         let size = self.bounds.size();
-        if size.x <= 0.0 {
-            return Err(ConfigError::new(
-                "bounds",
-                size.x,
-                "has no width: max.x must be greater than min.x",
-            ));
-        }
-        if size.y <= 0.0 {
-            return Err(ConfigError::new(
-                "bounds",
-                size.y,
-                "has no height: max.y must be greater than min.y",
-            ));
+        for (axis, fields) in BOUNDS_FIELDS.iter().enumerate() {
+            if size[axis] <= 0.0 {
+                return Err(ConfigError::new("bounds", size[axis], fields.empty));
+            }
         }
         Ok(())
     }
 }
+
+/// The names [`FlockConfig::validate`] gives each axis of the bounds.
+struct AxisFields {
+    min: &'static str,
+    max: &'static str,
+    empty: &'static str,
+}
+
+const BOUNDS_FIELDS: [AxisFields; DIMENSIONS] = [
+    AxisFields {
+        min: "bounds.min.x",
+        max: "bounds.max.x",
+        empty: "has no width: max.x must be greater than min.x",
+    },
+    AxisFields {
+        min: "bounds.min.y",
+        max: "bounds.max.y",
+        empty: "has no height: max.y must be greater than min.y",
+    },
+    #[cfg(flock_3d)]
+    AxisFields {
+        min: "bounds.min.z",
+        max: "bounds.max.z",
+        empty: "has no depth: max.z must be greater than min.z",
+    },
+];
 
 fn check_finite(field: &'static str, value: f32) -> Result<(), ConfigError> {
     if value.is_finite() {
@@ -411,7 +430,7 @@ mod tests {
     fn scaling_changes_units_not_behaviour() {
         let seed = FlockConfig::unity_port();
         let pixels = seed.scaled(72.0);
-        assert_eq!(pixels.bounds.size(), Vector::new(1440.0, 720.0));
+        assert_eq!(pixels.bounds.size(), world_size(1440.0, 720.0));
         assert!((pixels.separation_radius - 28.8).abs() < 1e-4);
         assert!(
             (pixels.max_speed / pixels.max_force - seed.max_speed / seed.max_force).abs() < 1e-6

@@ -1,14 +1,14 @@
 //! A whole flock in contiguous buffers, stepped by the kernel: for the command line, benchmarks
 //! and tests. The Bevy plugin runs the same functions on buffers copied out of the ECS.
 
+use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
-use rand::{RngExt, SeedableRng};
 
 use crate::config::{FlockConfig, RuleWeights};
 use crate::edges::apply_edge;
 use crate::index::{AnyIndex, NeighbourIndex};
 use crate::integrate::integrate;
-use crate::math::Vector;
+use crate::math::{Vector, random_direction, random_point};
 use crate::parallel::{Executor, Serial, chunk_len_for};
 use crate::rules::{NeighbourStats, StepConstants};
 use crate::space::Space;
@@ -41,19 +41,16 @@ impl Flock {
         }
     }
 
-    /// `count` boids placed uniformly in the bounds with random headings at max speed, from
+    /// `count` boids placed uniformly in the bounds with random headings (uniform over the
+    /// circle, or the sphere in 3D) at max speed, from
     /// `seed`: the same seed gives the same flock.
     pub fn random(count: usize, config: &FlockConfig, seed: u64) -> Self {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let bounds = config.bounds;
         let (positions, velocities) = (0..count)
             .map(|_| {
-                let position = Vector::new(
-                    rng.random_range(bounds.min.x..=bounds.max.x),
-                    rng.random_range(bounds.min.y..=bounds.max.y),
-                );
-                let angle = rng.random_range(0.0..std::f32::consts::TAU);
-                (position, Vector::from_angle(angle) * config.max_speed)
+                let position = random_point(&bounds, &mut rng);
+                (position, random_direction(&mut rng) * config.max_speed)
             })
             .unzip();
         Self::new(positions, velocities, config)
@@ -138,7 +135,10 @@ impl Flock {
     }
 
     /// The last part: integration with the forces of [`Flock::compute_forces`], then edges.
+    /// A `dt` that is negative or not finite counts as zero: it would otherwise turn every
+    /// position into NaN (or run time backwards).
     pub fn move_boids(&mut self, config: &FlockConfig, dt: f32, executor: &impl Executor) {
+        let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
         let forces = &self.forces;
         let chunk_len = chunk_len_for(self.positions.len(), executor.threads());
         executor.for_each_chunk_pair(

@@ -8,7 +8,7 @@
 //! quarter clockwise. Unity turns a positive angle about its up axis clockwise (seen from
 //! above), so the seed's positive `rotateDir` is a turn to the right here too.
 
-use crate::math::Vector;
+use crate::math::{Vector, right_of, turn_about_up};
 
 /// The tank group's settings (seed 004: `TankGroup`).
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
@@ -191,8 +191,15 @@ pub fn drive(
     rotate_speed: f32,
     dt: f32,
 ) -> Vector {
+    // Other code may write anything into the state or the limits: a state that is not finite
+    // starts again at rest facing +x (it would stay NaN for good), and a NaN or negative
+    // `rotate_speed` allows no turn (`f32::clamp` panics on such bounds).
+    if !(state.heading.is_finite() && state.current_speed.is_finite()) {
+        *state = DriveState::default();
+    }
+    let rotate_speed = rotate_speed.max(0.0);
     let wanted = direction.normalize_or_zero();
-    let right = Vector::new(state.heading.y, -state.heading.x);
+    let right = right_of(state.heading);
     let mut turn = wanted.dot(right);
     let forward = wanted.dot(state.heading);
     let mut final_speed = speed;
@@ -215,9 +222,7 @@ pub fn drive(
     final_speed *= (1.0 - turn.abs() * TURN_SLOWDOWN).clamp(0.0, 1.0);
     let velocity = state.heading * final_speed;
     // A turn to the right is clockwise: a negative angle here.
-    state.heading = Vector::from_angle(-turn_rate * dt)
-        .rotate(state.heading)
-        .normalize_or(state.heading);
+    state.heading = turn_about_up(state.heading, -turn_rate * dt).normalize_or(state.heading);
     state.current_speed = final_speed;
     state.movement = direction * final_speed;
     velocity
@@ -228,7 +233,8 @@ fn lerp(from: f32, to: f32, t: f32) -> f32 {
     from + (to - from) * t.clamp(0.0, 1.0)
 }
 
-#[cfg(test)]
+// In 2D: the 3D drive, on the ground plane, is checked by flock_core3d's tests.
+#[cfg(all(test, not(flock_3d)))]
 mod tests {
     use super::*;
 

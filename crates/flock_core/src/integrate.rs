@@ -20,16 +20,23 @@ pub fn integrate(
 /// Applies the speed mode to a velocity.
 #[inline]
 pub fn limit_speed(velocity: Vector, config: &FlockConfig) -> Vector {
+    limit_speed_to(velocity, config.speed_mode, config.max_speed)
+}
+
+/// Applies a speed mode with its own `max_speed` to a velocity: for vehicles with limits of
+/// their own (the plugin's `MotionLimits` clamps with `SpeedMode::Clamp { min_speed: 0.0 }`).
+/// Whatever the velocity, the result is finite: one that is not finite comes to rest.
+#[inline]
+pub fn limit_speed_to(velocity: Vector, mode: SpeedMode, max_speed: f32) -> Vector {
     let speed = velocity.length();
     if !speed.is_normal() && velocity != Vector::ZERO {
-        return limit_extreme_speed(velocity, config);
+        return limit_extreme_speed(velocity, mode, max_speed);
     }
-    match config.speed_mode {
-        SpeedMode::Constant => velocity.normalize_or_zero() * config.max_speed,
+    match mode {
+        SpeedMode::Constant => velocity.normalize_or_zero() * max_speed,
         SpeedMode::Clamp { min_speed } => {
-            let speed = velocity.length();
-            if speed > config.max_speed {
-                velocity * (config.max_speed / speed)
+            if speed > max_speed {
+                velocity * (max_speed / speed)
             } else if speed < min_speed && speed > 0.0 {
                 velocity * (min_speed / speed)
             } else {
@@ -45,7 +52,7 @@ pub fn limit_speed(velocity: Vector, config: &FlockConfig) -> Vector {
 /// largest component first gives the direction either way. A non-finite velocity, which valid
 /// settings never produce, comes to rest rather than spreading NaN.
 #[cold]
-fn limit_extreme_speed(velocity: Vector, config: &FlockConfig) -> Vector {
+fn limit_extreme_speed(velocity: Vector, mode: SpeedMode, max_speed: f32) -> Vector {
     // `max_element` skips NaN, so test every component.
     if !velocity.is_finite() {
         return Vector::ZERO;
@@ -53,11 +60,11 @@ fn limit_extreme_speed(velocity: Vector, config: &FlockConfig) -> Vector {
     let largest = velocity.abs().max_element();
     let scaled = velocity / largest;
     let speed = largest * scaled.length();
-    let target = match config.speed_mode {
-        SpeedMode::Constant => config.max_speed,
+    let target = match mode {
+        SpeedMode::Constant => max_speed,
         SpeedMode::Clamp { min_speed } => {
-            if speed > config.max_speed {
-                config.max_speed
+            if speed > max_speed {
+                max_speed
             } else if speed < min_speed {
                 min_speed
             } else {
@@ -71,6 +78,7 @@ fn limit_extreme_speed(velocity: Vector, config: &FlockConfig) -> Vector {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::planar;
 
     #[test]
     fn constant_speed_renormalises() {
@@ -80,14 +88,8 @@ mod tests {
             ..FlockConfig::default()
         };
         let mut position = Vector::ZERO;
-        let mut velocity = Vector::new(0.1, 0.0);
-        integrate(
-            &config,
-            0.5,
-            &mut position,
-            &mut velocity,
-            Vector::new(0.0, 0.2),
-        );
+        let mut velocity = planar(0.1, 0.0);
+        integrate(&config, 0.5, &mut position, &mut velocity, planar(0.0, 0.2));
         assert!((velocity.length() - 2.0).abs() < 1e-6);
         assert!((position - velocity * 0.5).length() < 1e-6);
     }
@@ -99,12 +101,9 @@ mod tests {
             max_speed: 3.0,
             ..FlockConfig::default()
         };
-        assert!((limit_speed(Vector::new(10.0, 0.0), &config).length() - 3.0).abs() < 1e-6);
-        assert!((limit_speed(Vector::new(0.0, 0.1), &config).length() - 1.0).abs() < 1e-6);
-        assert_eq!(
-            limit_speed(Vector::new(2.0, 0.0), &config),
-            Vector::new(2.0, 0.0)
-        );
+        assert!((limit_speed(planar(10.0, 0.0), &config).length() - 3.0).abs() < 1e-6);
+        assert!((limit_speed(planar(0.0, 0.1), &config).length() - 1.0).abs() < 1e-6);
+        assert_eq!(limit_speed(planar(2.0, 0.0), &config), planar(2.0, 0.0));
         assert_eq!(limit_speed(Vector::ZERO, &config), Vector::ZERO);
     }
 
@@ -121,30 +120,24 @@ mod tests {
         };
         for config in [clamp, constant] {
             // Its squared length overflows f32: still slowed to max speed, heading kept.
-            let huge = limit_speed(Vector::new(3e30, -3e30), &config);
+            let huge = limit_speed(planar(3e30, -3e30), &config);
             assert!(
-                (huge - Vector::new(3.0, -3.0) / 2f32.sqrt()).length() < 1e-5,
+                (huge - planar(3.0, -3.0) / 2f32.sqrt()).length() < 1e-5,
                 "{huge}"
             );
             // Its squared length underflows to zero, yet it moves: sped up to the min (clamp)
             // or max (constant) speed.
-            let tiny = limit_speed(Vector::new(0.0, -1e-30), &config);
+            let tiny = limit_speed(planar(0.0, -1e-30), &config);
             let expected = match config.speed_mode {
                 SpeedMode::Constant => 3.0,
                 SpeedMode::Clamp { min_speed } => min_speed,
             };
-            assert!(
-                (tiny - Vector::new(0.0, -expected)).length() < 1e-6,
-                "{tiny}"
-            );
+            assert!((tiny - planar(0.0, -expected)).length() < 1e-6, "{tiny}");
             assert_eq!(
-                limit_speed(Vector::new(f32::INFINITY, 0.0), &config),
+                limit_speed(planar(f32::INFINITY, 0.0), &config),
                 Vector::ZERO
             );
-            assert_eq!(
-                limit_speed(Vector::new(f32::NAN, -5.0), &config),
-                Vector::ZERO
-            );
+            assert_eq!(limit_speed(planar(f32::NAN, -5.0), &config), Vector::ZERO);
         }
     }
 }

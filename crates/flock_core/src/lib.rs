@@ -53,8 +53,10 @@ pub use config::{
 pub use edges::{apply_edge, jump_point, wrap_point};
 pub use flock::Flock;
 pub use index::{AnyIndex, BruteForce, Grid, KdTree, NeighbourIndex};
-pub use integrate::{integrate, limit_speed};
-pub use math::{Vector, limit_force};
+pub use integrate::{integrate, limit_speed, limit_speed_to};
+pub use math::{
+    DIMENSIONS, Vector, limit_force, planar, random_direction, random_point, world_size,
+};
 pub use parallel::{Executor, ScopedThreads, Serial};
 pub use presets::DOCUMENT_FPS;
 pub use rules::{

@@ -1,13 +1,181 @@
 //! The vector type of this build and the small helpers every rule shares.
 //!
-//! The kernel is written against the alias [`Vector`] and only uses operations that `Vec2` and
-//! `Vec3` both have, so a 3D build can compile the same source with `Vector = Vec3` (the way
-//! avian keeps one source per dimension behind type aliases).
+//! The kernel is written against the alias [`Vector`] and mostly uses operations that `Vec2`
+//! and `Vec3` both have. `flock_core` compiles it with `Vector = Vec2`; `flock_core3d` compiles
+//! the same source with the `flock_3d` cfg, which makes it `Vec3` (the way avian keeps one source
+//! per dimension behind type aliases). The few helpers that differ per dimension are here.
 
 use crate::config::ForceLimit;
 
-/// The vector type the kernel computes with: 2D for now.
+/// The vector type the kernel computes with: `Vec2` in `flock_core`, `Vec3` in `flock_core3d`.
+#[cfg(not(flock_3d))]
 pub type Vector = glam::Vec2;
+/// The vector type the kernel computes with: `Vec2` in `flock_core`, `Vec3` in `flock_core3d`.
+#[cfg(flock_3d)]
+pub type Vector = glam::Vec3;
+
+/// [`Vector`] in f64, for the reference sums.
+#[cfg(not(flock_3d))]
+pub(crate) type DVector = glam::DVec2;
+#[cfg(flock_3d)]
+pub(crate) type DVector = glam::DVec3;
+
+/// How many axes a [`Vector`] has: 2 in `flock_core`, 3 in `flock_core3d`.
+#[cfg(not(flock_3d))]
+pub const DIMENSIONS: usize = 2;
+/// How many axes a [`Vector`] has: 2 in `flock_core`, 3 in `flock_core3d`.
+#[cfg(flock_3d)]
+pub const DIMENSIONS: usize = 3;
+
+/// The vector `(x, y)`, in 3D in the plane z = 0: for code and tests that mean a point of the
+/// plane in either dimension.
+#[inline]
+pub fn planar(x: f32, y: f32) -> Vector {
+    #[cfg(not(flock_3d))]
+    return Vector::new(x, y);
+    #[cfg(flock_3d)]
+    return Vector::new(x, y, 0.0);
+}
+
+/// The size of a world `width` wide and `height` high: in 3D as deep as it is high, so a
+/// preset's screen-shaped world becomes a box around the same view.
+#[inline]
+pub fn world_size(width: f32, height: f32) -> Vector {
+    #[cfg(not(flock_3d))]
+    return Vector::new(width, height);
+    #[cfg(flock_3d)]
+    return Vector::new(width, height, height);
+}
+
+/// `v` in f64.
+#[inline]
+pub(crate) fn widen(v: Vector) -> DVector {
+    #[cfg(not(flock_3d))]
+    return v.as_dvec2();
+    #[cfg(flock_3d)]
+    return v.as_dvec3();
+}
+
+/// `v` back in f32.
+#[inline]
+pub(crate) fn narrow(v: DVector) -> Vector {
+    #[cfg(not(flock_3d))]
+    return v.as_vec2();
+    #[cfg(flock_3d)]
+    return v.as_vec3();
+}
+
+/// A direction uniformly distributed over the circle (2D) or the sphere (3D), from `rng`.
+pub fn random_direction(rng: &mut impl rand::Rng) -> Vector {
+    use rand::RngExt;
+    #[cfg(not(flock_3d))]
+    {
+        Vector::from_angle(rng.random_range(0.0..std::f32::consts::TAU))
+    }
+    #[cfg(flock_3d)]
+    {
+        // Archimedes: z uniform in [-1, 1] and the angle around z uniform give a uniform
+        // point on the sphere.
+        let z: f32 = rng.random_range(-1.0..=1.0);
+        let angle = rng.random_range(0.0..std::f32::consts::TAU);
+        let ring = (1.0 - z * z).max(0.0).sqrt();
+        Vector::new(ring * angle.cos(), ring * angle.sin(), z)
+    }
+}
+
+/// A point uniformly distributed in `bounds`, from `rng`.
+pub fn random_point(bounds: &crate::Bounds, rng: &mut impl rand::Rng) -> Vector {
+    use rand::RngExt;
+    let mut point = bounds.min;
+    for axis in 0..DIMENSIONS {
+        point[axis] = rng.random_range(bounds.min[axis]..=bounds.max[axis]);
+    }
+    point
+}
+
+/// The length of the part of `a` square to unit `b` (in 2D signed: the perp dot product).
+#[inline]
+pub(crate) fn cross_length(a: Vector, b: Vector) -> f32 {
+    #[cfg(not(flock_3d))]
+    return a.perp_dot(b);
+    #[cfg(flock_3d)]
+    return a.cross(b).length();
+}
+
+/// The unit push square to unit `heading` away from the side `offset` lies on: for dodging an
+/// obstacle whose centre is at `offset`. Dead ahead it pushes along the heading turned a
+/// quarter anticlockwise in 2D, and in 3D along `heading x +y` (sideways in the horizontal
+/// plane, up being +y), or +x when the heading is vertical.
+#[inline]
+pub(crate) fn sideways_away(heading: Vector, offset: Vector) -> Vector {
+    #[cfg(not(flock_3d))]
+    {
+        let side = heading.perp();
+        if offset.dot(side) > 0.0 { -side } else { side }
+    }
+    #[cfg(flock_3d)]
+    {
+        let lateral = offset - heading * offset.dot(heading);
+        (-lateral).try_normalize().unwrap_or_else(|| {
+            heading
+                .cross(Vector::Y)
+                .try_normalize()
+                .unwrap_or(Vector::X)
+        })
+    }
+}
+
+/// Unit `from` turned towards unit `to` by at most `max_angle` radians (`to` itself when the
+/// angle between them is smaller). In 3D the turn is in the plane of the two headings; exactly
+/// opposite headings turn about +y (or +x for vertical ones), in 2D anticlockwise.
+#[inline]
+pub(crate) fn turn_towards(from: Vector, to: Vector, max_angle: f32) -> Vector {
+    #[cfg(not(flock_3d))]
+    {
+        let turn = from.angle_to(to);
+        if turn.abs() <= max_angle {
+            to
+        } else {
+            from.rotate(Vector::from_angle(max_angle.copysign(turn)))
+        }
+    }
+    #[cfg(flock_3d)]
+    {
+        // The angle from the parts of `to` along and across `from`: exact for small and
+        // nearly opposite angles, where `acos` of the dot product is not.
+        let along = to.dot(from);
+        let across = to - from * along;
+        let turn = across.length().atan2(along);
+        if turn <= max_angle {
+            return to;
+        }
+        let way = across
+            .try_normalize()
+            .unwrap_or_else(|| from.cross(Vector::Y).try_normalize().unwrap_or(Vector::X));
+        (from * max_angle.cos() + way * max_angle.sin()).normalize_or(from)
+    }
+}
+
+/// The unit vector to the right of unit `heading` on the ground: in 2D the heading turned a
+/// quarter clockwise; in 3D `heading x +y` (the ground is the x-z plane and up is +y, as in
+/// Bevy).
+#[inline]
+pub(crate) fn right_of(heading: Vector) -> Vector {
+    #[cfg(not(flock_3d))]
+    return Vector::new(heading.y, -heading.x);
+    #[cfg(flock_3d)]
+    return Vector::new(-heading.z, 0.0, heading.x);
+}
+
+/// `heading` turned by `angle` radians about the up axis (+y in 3D): a positive angle turns
+/// it to the left, a negative one to the right (see [`right_of`]).
+#[inline]
+pub(crate) fn turn_about_up(heading: Vector, angle: f32) -> Vector {
+    #[cfg(not(flock_3d))]
+    return Vector::from_angle(angle).rotate(heading);
+    #[cfg(flock_3d)]
+    return glam::Quat::from_rotation_y(angle) * heading;
+}
 
 /// Applies a [`ForceLimit`] to a steering force.
 ///
@@ -35,18 +203,18 @@ mod tests {
 
     #[test]
     fn truncate_only_shortens_long_forces() {
-        let short = Vector::new(0.3, 0.4);
+        let short = planar(0.3, 0.4);
         assert_eq!(limit_force(short, 1.0, ForceLimit::Truncate), short);
-        let long = Vector::new(3.0, 4.0);
+        let long = planar(3.0, 4.0);
         let limited = limit_force(long, 1.0, ForceLimit::Truncate);
-        assert!((limited - Vector::new(0.6, 0.8)).length() < 1e-6);
+        assert!((limited - planar(0.6, 0.8)).length() < 1e-6);
     }
 
     #[test]
     fn rescale_gives_every_nonzero_force_the_max() {
-        let short = Vector::new(0.3, 0.4);
+        let short = planar(0.3, 0.4);
         let scaled = limit_force(short, 2.0, ForceLimit::Rescale);
-        assert!((scaled - Vector::new(1.2, 1.6)).length() < 1e-6);
+        assert!((scaled - planar(1.2, 1.6)).length() < 1e-6);
         assert_eq!(
             limit_force(Vector::ZERO, 2.0, ForceLimit::Rescale),
             Vector::ZERO

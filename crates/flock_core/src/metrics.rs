@@ -96,11 +96,12 @@ mod tests {
     use super::*;
     use crate::config::{Bounds, EdgeMode, FlockConfig};
     use crate::index::{AnyIndex, BruteForce, Grid};
+    use crate::math::{planar, world_size};
     use crate::parallel::Serial;
 
     fn space(wrap: bool) -> Space {
         Space::of(&FlockConfig {
-            bounds: Bounds::centered(Vector::new(200.0, 200.0)),
+            bounds: Bounds::centered(world_size(200.0, 200.0)),
             edges: if wrap {
                 EdgeMode::Wrap
             } else {
@@ -122,7 +123,7 @@ mod tests {
         let offset = (side as f32 - 1.0) * spacing / 2.0;
         (0..side * side)
             .map(|i| {
-                Vector::new(
+                planar(
                     (i % side) as f32 * spacing - offset,
                     (i / side) as f32 * spacing - offset,
                 )
@@ -133,7 +134,7 @@ mod tests {
     #[test]
     fn aligned_flock_is_fully_polarised() {
         let velocities: Vec<_> = (1..50)
-            .map(|speed| Vector::new(0.6, 0.8) * speed as f32)
+            .map(|speed| planar(0.6, 0.8) * speed as f32)
             .collect();
         assert!((polarisation(&velocities) - 1.0).abs() < 1e-5);
     }
@@ -142,7 +143,8 @@ mod tests {
     fn opposite_pairs_cancel() {
         let velocities: Vec<_> = (0..40)
             .flat_map(|i| {
-                let heading = Vector::from_angle(i as f32 * 0.3) * (1.0 + i as f32);
+                let angle = i as f32 * 0.3;
+                let heading = planar(angle.cos(), angle.sin()) * (1.0 + i as f32);
                 [heading, -heading * 2.0]
             })
             .collect();
@@ -158,7 +160,7 @@ mod tests {
             Vector::Y,
             Vector::ZERO, // at rest: no heading, not counted
         ];
-        let expected = Vector::new(2.0, 1.0).length() / 3.0;
+        let expected = planar(2.0, 1.0).length() / 3.0;
         assert!((polarisation(&velocities) - expected).abs() < 1e-6);
         assert_eq!(polarisation(&[Vector::ZERO]), 0.0);
         assert_eq!(polarisation(&[]), 0.0);
@@ -183,7 +185,7 @@ mod tests {
     #[test]
     fn far_neighbours_are_found_beyond_the_search_radius() {
         // Two boids 60 apart, searched with a radius of 10: the fallback measures them.
-        let positions = [Vector::new(-30.0, 0.0), Vector::new(30.0, 0.0)];
+        let positions = [planar(-30.0, 0.0), planar(30.0, 0.0)];
         let space = space(false);
         let index = AnyIndex::Grid(built(&positions, &space, 10.0));
         let distance = mean_nearest_neighbour_distance(&positions, &space, &index, 10.0, 10);
@@ -195,10 +197,10 @@ mod tests {
         // A dense cluster and scattered loners: loners need radii well past the search radius.
         let mut positions = lattice(8, 3.0);
         positions.extend([
-            Vector::new(90.0, 90.0),
-            Vector::new(-90.0, 80.0),
-            Vector::new(60.0, -95.0),
-            Vector::new(-40.0, -40.0),
+            planar(90.0, 90.0),
+            planar(-90.0, 80.0),
+            planar(60.0, -95.0),
+            planar(-40.0, -40.0),
         ]);
         let space = space(false);
         let grid = AnyIndex::Grid(built(&positions, &space, 5.0));
@@ -211,7 +213,7 @@ mod tests {
     #[test]
     fn wrapped_distance_crosses_the_seam() {
         // 190 apart inside a 200-wide wrapping world: 10 apart across the seam.
-        let positions = [Vector::new(-95.0, 0.0), Vector::new(95.0, 0.0)];
+        let positions = [planar(-95.0, 0.0), planar(95.0, 0.0)];
         let space = space(true);
         let grid: Grid = built(&positions, &space, 20.0);
         let distance = mean_nearest_neighbour_distance(&positions, &space, &grid, 20.0, 10);

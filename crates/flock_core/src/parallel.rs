@@ -58,7 +58,10 @@ impl Executor for Serial {
         T: Send,
         F: Fn(usize, &mut [T]) + Sync,
     {
-        for (i, chunk) in data.chunks_mut(chunk_len.max(1)).enumerate() {
+        // A chunk length of zero means one (as `chunks_mut` would panic on it), for the start
+        // indexes too.
+        let chunk_len = chunk_len.max(1);
+        for (i, chunk) in data.chunks_mut(chunk_len).enumerate() {
             task(i * chunk_len, chunk);
         }
     }
@@ -142,4 +145,29 @@ pub fn chunk_len_for(len: usize, threads: usize) -> usize {
     const MIN_CHUNK: usize = 256;
     len.div_ceil(threads.max(1) * CHUNKS_PER_THREAD)
         .max(MIN_CHUNK)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chunk_length_of_zero_means_one_for_the_start_indexes_too() {
+        fn check(executor: &impl Executor) {
+            let mut starts = vec![usize::MAX; 5];
+            executor.for_each_chunk(&mut starts, 0, |start, chunk| {
+                assert_eq!(chunk.len(), 1);
+                chunk[0] = start;
+            });
+            assert_eq!(starts, [0, 1, 2, 3, 4]);
+            let (mut a, mut b) = (vec![usize::MAX; 3], vec![0u8; 3]);
+            executor.for_each_chunk_pair(&mut a, &mut b, 0, |start, a, _| a[0] = start);
+            assert_eq!(a, [0, 1, 2]);
+        }
+        check(&Serial);
+        check(&ScopedThreads(2));
+        let mut filled = vec![0; 4];
+        fill(&Serial, &mut filled, 0, |i| i * 10);
+        assert_eq!(filled, [0, 10, 20, 30]);
+    }
 }

@@ -7,7 +7,7 @@
 //! gives and what is ours.
 
 use crate::config::{Bounds, EdgeMode, FlockConfig, ForceLimit, IndexKind, RuleWeights, SpeedMode};
-use crate::math::Vector;
+use crate::math::world_size;
 
 /// The documents' frame rate.
 pub const DOCUMENT_FPS: f32 = 60.0;
@@ -67,7 +67,7 @@ impl FlockConfig {
             mass: 1.0,
             view_angle_degrees: 360.0,
             edges: EdgeMode::Jump,
-            bounds: Bounds::centered(Vector::new(20.0, 10.0)),
+            bounds: Bounds::centered(world_size(20.0, 10.0)),
             wrap_neighbours: false,
             index: IndexKind::default(),
         }
@@ -111,7 +111,7 @@ impl FlockConfig {
             max_speed: per_second(3.0),
             max_force: per_second_squared(0.2),
             edges: EdgeMode::Bounce,
-            bounds: Bounds::centered(Vector::new(320.0, 240.0)),
+            bounds: Bounds::centered(world_size(320.0, 240.0)),
             ..Self::processing()
         }
         .scaled(pixels_per_sketch_pixel)
@@ -184,7 +184,7 @@ impl FlockConfig {
             // per frame, so about 0.1 px per frame squared: 360 px/s^2.
             max_force: 360.0,
             edges: EdgeMode::Bounce,
-            bounds: Bounds::centered(Vector::new(1280.0, 720.0)),
+            bounds: Bounds::centered(world_size(1280.0, 720.0)),
             ..Self::processing()
         }
     }
@@ -266,7 +266,7 @@ mod tests {
         assert_eq!(first.bounds, unity.bounds);
         // Seed 000's sketch: 320 x 240, three times as large.
         let sketch = FlockConfig::nature_of_code(3.0);
-        assert_eq!(sketch.bounds.size(), Vector::new(960.0, 720.0));
+        assert_eq!(sketch.bounds.size(), world_size(960.0, 720.0));
         assert!((sketch.separation_radius - 60.0).abs() < 1e-4);
     }
 

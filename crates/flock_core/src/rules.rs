@@ -5,9 +5,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::config::{FlockConfig, ForceLimit, RuleWeights};
 use crate::index::NeighbourIndex;
-use glam::{BVec4A, DVec2, Vec4};
+use glam::{BVec4A, Vec4};
 
-use crate::math::Vector;
+use crate::math::{DIMENSIONS, DVector, Vector, narrow, widen};
 use crate::parallel::{Executor, chunk_len_for};
 use crate::space::Space;
 
@@ -111,15 +111,22 @@ impl RuleSums {
     /// neighbour pass. Only the direction of each average matters, so the sums are normalised
     /// without dividing by the count first.
     pub fn into_forces(self, velocity: Vector, constants: &StepConstants) -> RuleForces {
-        let x = Vec4::new(self.away.x, self.velocity_sum.x, self.offset_sum.x, 0.0);
-        let y = Vec4::new(self.away.y, self.velocity_sum.y, self.offset_sum.y, 0.0);
+        // One Vec4 per axis: its lanes are the three rules' components on that axis.
+        let axes: [Vec4; DIMENSIONS] = std::array::from_fn(|axis| {
+            Vec4::new(
+                self.away[axis],
+                self.velocity_sum[axis],
+                self.offset_sum[axis],
+                0.0,
+            )
+        });
         let counts = Vec4::new(
             self.separation_count,
             self.alignment_count,
             self.cohesion_count,
             0.0,
         );
-        let length_squared = x * x + y * y;
+        let length_squared = squared_length(&axes);
         let has_direction = length_squared.cmpgt(Vec4::ZERO);
         // Desired velocity: the sum's direction at max speed (zero for a zero sum, as Unity's
         // `normalized` gives).
@@ -129,9 +136,10 @@ impl RuleSums {
             Vec4::ZERO,
         );
         let per_response = Vec4::splat(constants.response_time.recip());
-        let force_x = (x * to_speed - Vec4::splat(velocity.x)) * per_response;
-        let force_y = (y * to_speed - Vec4::splat(velocity.y)) * per_response;
-        let force_squared = force_x * force_x + force_y * force_y;
+        let force: [Vec4; DIMENSIONS] = std::array::from_fn(|axis| {
+            (axes[axis] * to_speed - Vec4::splat(velocity[axis])) * per_response
+        });
+        let force_squared = squared_length(&force);
         let max_force = Vec4::splat(constants.max_force);
         let limit = max_force / force_squared.sqrt();
         let scale = match constants.force_limit {
@@ -146,17 +154,38 @@ impl RuleSums {
         // A rule acts only with neighbours in its radius; separation also needs a non-zero
         // push (seed 002: `if (steer.magnitude > 0)`), while alignment and cohesion with a zero
         // average steer to a stop, as the seeds' formulas do.
-        let acts =
-            counts.cmpgt(Vec4::ZERO) & (has_direction | BVec4A::new(false, true, true, false));
-        let force_x = Vec4::select(acts, force_x * scale, Vec4::ZERO);
-        let force_y = Vec4::select(acts, force_y * scale, Vec4::ZERO);
+        // A sum beyond f32 (neighbours whose velocities other code made absurdly large but
+        // finite) has an infinite length and gives `inf * 0`: such a rule gives no force rather
+        // than NaN.
+        let finite = force.iter().fold(BVec4A::splat(true), |finite, axis| {
+            finite & (*axis * scale).is_finite_mask()
+        });
+        let acts = counts.cmpgt(Vec4::ZERO)
+            & (has_direction | BVec4A::new(false, true, true, false))
+            & finite;
+        let force = force.map(|axis| Vec4::select(acts, axis * scale, Vec4::ZERO));
+        let rule = |lane: usize| {
+            let mut rule = Vector::ZERO;
+            for axis in 0..DIMENSIONS {
+                rule[axis] = force[axis][lane];
+            }
+            rule
+        };
         RuleForces {
-            separation: Vector::new(force_x.x, force_y.x),
-            alignment: Vector::new(force_x.y, force_y.y),
-            cohesion: Vector::new(force_x.z, force_y.z),
+            separation: rule(0),
+            alignment: rule(1),
+            cohesion: rule(2),
             neighbours: self.neighbours as u32,
         }
     }
+}
+
+/// The squared lengths of the vectors whose components are `axes`, lane by lane.
+#[inline]
+fn squared_length(axes: &[Vec4; DIMENSIONS]) -> Vec4 {
+    axes[1..]
+        .iter()
+        .fold(axes[0] * axes[0], |sum, axis| sum + *axis * *axis)
 }
 
 /// The three rule forces on boid `me`, from the candidates `neighbours` (indexes into the
@@ -169,11 +198,12 @@ pub fn rule_forces(
     constants: &StepConstants,
 ) -> RuleForces {
     let position = positions[me];
-    let velocity = velocities[me];
+    let velocity = usable_velocity(velocities[me]);
     let heading = velocity.normalize_or_zero();
     // The reference path sums in f64, so the vectorised f32 lanes of the grid are compared
     // against sums without their own rounding error.
-    let (mut away, mut velocity_sum, mut offset_sum) = (DVec2::ZERO, DVec2::ZERO, DVec2::ZERO);
+    let (mut away, mut velocity_sum, mut offset_sum) =
+        (DVector::ZERO, DVector::ZERO, DVector::ZERO);
     let mut sums = RuleSums::default();
 
     for &other in neighbours {
@@ -198,26 +228,39 @@ pub fn rule_forces(
         let mut counted = false;
         if distance_squared < constants.separation_radius_squared {
             // The unit vector away from the neighbour, divided by the distance: -offset / d^2.
-            away -= offset.as_dvec2() / f64::from(distance_squared);
+            away -= widen(offset) / f64::from(distance_squared);
             sums.separation_count += 1.0;
             counted = true;
         }
         if distance_squared < constants.alignment_radius_squared {
-            velocity_sum += velocities[other].as_dvec2();
+            velocity_sum += widen(usable_velocity(velocities[other]));
             sums.alignment_count += 1.0;
             counted = true;
         }
         if distance_squared < constants.cohesion_radius_squared {
-            offset_sum += offset.as_dvec2();
+            offset_sum += widen(offset);
             sums.cohesion_count += 1.0;
             counted = true;
         }
         sums.neighbours += f32::from(u8::from(counted));
     }
-    sums.away = away.as_vec2();
-    sums.velocity_sum = velocity_sum.as_vec2();
-    sums.offset_sum = offset_sum.as_vec2();
+    sums.away = narrow(away);
+    sums.velocity_sum = narrow(velocity_sum);
+    sums.offset_sum = narrow(offset_sum);
     sums.into_forces(velocity, constants)
+}
+
+/// A velocity as the rules read it: one that is not finite (written by other code; the kernel
+/// never makes one) counts as rest, so it neither turns its own force into NaN nor poisons the
+/// alignment of every neighbour. (A position that is not finite is nobody's neighbour: its
+/// distance fails every radius test.)
+#[inline]
+pub(crate) fn usable_velocity(velocity: Vector) -> Vector {
+    if velocity.is_finite() {
+        velocity
+    } else {
+        Vector::ZERO
+    }
 }
 
 /// How much neighbour searching a step did, for statistics and benchmarks.

@@ -67,6 +67,7 @@ pub fn sight_flock(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::planar;
 
     fn vehicle(position: Vector, velocity: Vector) -> Vehicle {
         Vehicle {
@@ -79,30 +80,27 @@ mod tests {
 
     #[test]
     fn sight_is_a_distance_and_a_half_plane() {
-        let v = vehicle(Vector::ZERO, Vector::new(1.0, 0.0));
-        assert!(in_sight(&v, Vector::new(5.0, 3.0), 10.0));
+        let v = vehicle(Vector::ZERO, planar(1.0, 0.0));
+        assert!(in_sight(&v, planar(5.0, 3.0), 10.0));
+        assert!(in_sight(&v, planar(0.0, 3.0), 10.0), "beside is not behind");
         assert!(
-            in_sight(&v, Vector::new(0.0, 3.0), 10.0),
-            "beside is not behind"
-        );
-        assert!(
-            in_sight(&v, Vector::new(10.0, 0.0), 10.0),
+            in_sight(&v, planar(10.0, 0.0), 10.0),
             "the distance itself counts"
         );
-        assert!(!in_sight(&v, Vector::new(-0.1, 3.0), 10.0));
-        assert!(!in_sight(&v, Vector::new(11.0, 0.0), 10.0));
+        assert!(!in_sight(&v, planar(-0.1, 3.0), 10.0));
+        assert!(!in_sight(&v, planar(11.0, 0.0), 10.0));
         let resting = vehicle(Vector::ZERO, Vector::ZERO);
-        assert!(in_sight(&resting, Vector::new(-3.0, 0.0), 10.0));
+        assert!(in_sight(&resting, planar(-3.0, 0.0), 10.0));
     }
 
     #[test]
     fn nobody_in_sight_gives_no_force() {
-        let v = vehicle(Vector::ZERO, Vector::new(1.0, 0.0));
+        let v = vehicle(Vector::ZERO, planar(1.0, 0.0));
         let params = SightParams {
             in_sight: 10.0,
             too_close: 3.0,
         };
-        let behind = [(Vector::new(-2.0, 0.0), Vector::new(0.0, 1.0))];
+        let behind = [(planar(-2.0, 0.0), planar(0.0, 1.0))];
         assert_eq!(sight_flock(&v, behind, &params), Vector::ZERO);
     }
 
@@ -110,23 +108,15 @@ mod tests {
     fn the_average_velocity_keeps_its_own_bias() {
         // One other, far enough not to flee, at the vehicle's heading: seek it at full speed
         // (2, 0) - (1, 0), and steer by ((1, 0) + (0, 3)) / 1 - (1, 0) = (0, 3).
-        let v = vehicle(Vector::ZERO, Vector::new(1.0, 0.0));
+        let v = vehicle(Vector::ZERO, planar(1.0, 0.0));
         let params = SightParams {
             in_sight: 10.0,
             too_close: 3.0,
         };
-        let force = sight_flock(
-            &v,
-            [(Vector::new(5.0, 0.0), Vector::new(0.0, 3.0))],
-            &params,
-        );
-        assert_eq!(force, Vector::new(1.0, 3.0));
+        let force = sight_flock(&v, [(planar(5.0, 0.0), planar(0.0, 3.0))], &params);
+        assert_eq!(force, planar(1.0, 3.0));
         // Closer than too_close: flee adds (-2, 0) - (1, 0).
-        let force = sight_flock(
-            &v,
-            [(Vector::new(2.0, 0.0), Vector::new(0.0, 3.0))],
-            &params,
-        );
-        assert_eq!(force, Vector::new(-2.0, 3.0));
+        let force = sight_flock(&v, [(planar(2.0, 0.0), planar(0.0, 3.0))], &params);
+        assert_eq!(force, planar(-2.0, 3.0));
     }
 }

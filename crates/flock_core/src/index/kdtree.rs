@@ -1,19 +1,22 @@
-//! A KD-tree index on kiddo, rebuilt from scratch every step.
+//! A KD-tree index on kiddo (K = 2, or 3 in 3D), rebuilt from scratch every step.
 
 use kiddo::{ImmutableKdTree, SquaredEuclidean};
 
 use super::NeighbourIndex;
-use crate::math::Vector;
+use crate::edges::wrap_point;
+use crate::math::{DIMENSIONS, Vector};
 use crate::parallel::Executor;
-use crate::space::Space;
+use crate::space::{MAX_IMAGES, Space};
 
 /// A KD-tree (kiddo's immutable tree) over the snapshot. Periodic spaces are searched by
-/// querying the images of the query point that the radius reaches across the seams.
+/// querying the images of the query point that the radius reaches across the seams; points and
+/// queries are wrapped into the bounds first, so that one world either way is enough however far
+/// outside a position is (as in the grid).
 #[derive(Default)]
 pub struct KdTree {
-    tree: Option<ImmutableKdTree<f32, 2>>,
+    tree: Option<ImmutableKdTree<f32, DIMENSIONS>>,
     space: Option<Space>,
-    points: Vec<[f32; 2]>,
+    points: Vec<[f32; DIMENSIONS]>,
 }
 
 impl std::fmt::Debug for KdTree {
@@ -34,7 +37,8 @@ impl NeighbourIndex for KdTree {
         _executor: &impl Executor,
     ) {
         self.points.clear();
-        self.points.extend(positions.iter().map(|p| p.to_array()));
+        self.points
+            .extend(positions.iter().map(|&p| tree_point(p, space).to_array()));
         self.space = Some(*space);
         // kiddo refuses to build over no points; an empty flock simply has no tree.
         self.tree = if self.points.is_empty() {
@@ -49,8 +53,12 @@ impl NeighbourIndex for KdTree {
         let (Some(tree), Some(space)) = (&self.tree, &self.space) else {
             return;
         };
-        let mut images = [Vector::ZERO; 9];
-        let image_count = space.query_images(point, radius, &mut images);
+        if !point.is_finite() || radius.is_nan() {
+            // Nothing is at a finite distance from such a point, or within such a radius.
+            return;
+        }
+        let mut images = [Vector::ZERO; MAX_IMAGES];
+        let image_count = space.query_images(tree_point(point, space), radius, &mut images);
         for image in &images[..image_count] {
             tree.query(&image.to_array())
                 .within::<SquaredEuclidean<f32>>(radius * radius)
@@ -61,5 +69,18 @@ impl NeighbourIndex for KdTree {
         // dedup drops a boid reached through two images in a world smaller than the radius.
         out.sort_unstable();
         out.dedup();
+    }
+}
+
+/// Where the tree keeps a position: wrapped into the bounds in a periodic space. One that is
+/// not finite, which is nobody's neighbour, is kept at the origin instead of handing kiddo a
+/// NaN: the kernel measures every candidate, so it is only ever a candidate that is skipped.
+fn tree_point(position: Vector, space: &Space) -> Vector {
+    if !position.is_finite() {
+        Vector::ZERO
+    } else if space.periodic {
+        wrap_point(position, &space.bounds)
+    } else {
+        position
     }
 }

@@ -1,6 +1,6 @@
 //! The widest lane code: sixteen candidates at a time in AVX-512 registers, used where the
 //! processor has AVX-512F (checked at run time). The same arithmetic as [`super::sse`] and
-//! [`super::avx`]; AVX-512's mask registers select each rule's lanes, so a run's last, partial
+//! [`super::avx`], one register per axis; AVX-512's mask registers select each rule's lanes, so a run's last, partial
 //! batch needs no padding.
 
 use super::steer::{BoidQuery, Run, Sorted};
@@ -12,9 +12,12 @@ mod x86 {
     use std::arch::x86_64::*;
 
     use super::{BoidQuery, RuleSums, Run, Sorted};
-    use crate::math::Vector;
+    use crate::math::{DIMENSIONS, Vector};
 
     const LANES: usize = 16;
+
+    /// One value per axis, in sixteen lanes.
+    type Axes = [__m512; DIMENSIONS];
 
     /// Whether this processor runs the AVX-512 lanes (cached by the standard library).
     pub fn available() -> bool {
@@ -33,20 +36,16 @@ mod x86 {
 
     /// The query's values in every lane, and the per-lane partial sums.
     struct Lanes {
-        heading_x: __m512,
-        heading_y: __m512,
+        heading: Axes,
         cos_half_view: __m512,
         separation_squared: __m512,
         alignment_squared: __m512,
         cohesion_squared: __m512,
-        away_x: __m512,
-        away_y: __m512,
+        away: Axes,
         separation: __m512,
-        velocity_x: __m512,
-        velocity_y: __m512,
+        velocity: Axes,
         alignment: __m512,
-        offset_x: __m512,
-        offset_y: __m512,
+        offset: Axes,
         cohesion: __m512,
     }
 
@@ -54,46 +53,40 @@ mod x86 {
     fn accumulate_runs_avx512(sorted: &Sorted, runs: &[Run], query: &BoidQuery) -> RuleSums {
         let zero = _mm512_setzero_ps();
         let mut lanes = Lanes {
-            heading_x: _mm512_set1_ps(query.heading.x),
-            heading_y: _mm512_set1_ps(query.heading.y),
+            heading: std::array::from_fn(|axis| _mm512_set1_ps(query.heading[axis])),
             cos_half_view: _mm512_set1_ps(query.cos_half_view.unwrap_or(-1.0)),
             separation_squared: _mm512_set1_ps(query.separation_squared),
             alignment_squared: _mm512_set1_ps(query.alignment_squared),
             cohesion_squared: _mm512_set1_ps(query.cohesion_squared),
-            away_x: zero,
-            away_y: zero,
+            away: [zero; DIMENSIONS],
             separation: zero,
-            velocity_x: zero,
-            velocity_y: zero,
+            velocity: [zero; DIMENSIONS],
             alignment: zero,
-            offset_x: zero,
-            offset_y: zero,
+            offset: [zero; DIMENSIONS],
             cohesion: zero,
         };
         for run in runs {
             let origin = query.position - run.offset;
-            let origin = (_mm512_set1_ps(origin.x), _mm512_set1_ps(origin.y));
+            let origin: Axes = std::array::from_fn(|axis| _mm512_set1_ps(origin[axis]));
             if query.cos_half_view.is_some() {
-                add_run::<true>(&mut lanes, sorted, run, origin);
+                add_run::<true>(&mut lanes, sorted, run, &origin);
             } else {
-                add_run::<false>(&mut lanes, sorted, run, origin);
+                add_run::<false>(&mut lanes, sorted, run, &origin);
             }
         }
+        let sum_axes = |axes: &Axes| {
+            let mut total = Vector::ZERO;
+            for axis in 0..DIMENSIONS {
+                total[axis] = _mm512_reduce_add_ps(axes[axis]);
+            }
+            total
+        };
         RuleSums {
-            away: Vector::new(
-                _mm512_reduce_add_ps(lanes.away_x),
-                _mm512_reduce_add_ps(lanes.away_y),
-            ),
+            away: sum_axes(&lanes.away),
             separation_count: _mm512_reduce_add_ps(lanes.separation),
-            velocity_sum: Vector::new(
-                _mm512_reduce_add_ps(lanes.velocity_x),
-                _mm512_reduce_add_ps(lanes.velocity_y),
-            ),
+            velocity_sum: sum_axes(&lanes.velocity),
             alignment_count: _mm512_reduce_add_ps(lanes.alignment),
-            offset_sum: Vector::new(
-                _mm512_reduce_add_ps(lanes.offset_x),
-                _mm512_reduce_add_ps(lanes.offset_y),
-            ),
+            offset_sum: sum_axes(&lanes.offset),
             cohesion_count: _mm512_reduce_add_ps(lanes.cohesion),
             neighbours: 0.0,
         }
@@ -105,51 +98,47 @@ mod x86 {
         lanes: &mut Lanes,
         sorted: &Sorted,
         run: &Run,
-        origin: (__m512, __m512),
+        origin: &Axes,
     ) {
         let mut start = run.start;
         while start + LANES <= run.end {
-            let slots = start..start + LANES;
-            let batch = [sorted.xs, sorted.ys, sorted.vxs, sorted.vys]
-                .map(|column| load(&column[slots.clone()]));
-            add::<FIELD_OF_VIEW>(lanes, batch, origin, u16::MAX);
+            let load = |columns: &[&[f32]; DIMENSIONS]| -> Axes {
+                std::array::from_fn(|axis| load(&columns[axis][start..start + LANES]))
+            };
+            let (position, velocity) = (load(&sorted.coordinates), load(&sorted.speeds));
+            add::<FIELD_OF_VIEW>(lanes, &position, &velocity, origin, u16::MAX);
             start += LANES;
         }
         if start < run.end {
-            // The last, partial batch: load the sixteen slots that end the run, or the first
-            // sixteen of a smaller flock, and mask off every lane outside `start..run.end`.
-            let first = run.end.saturating_sub(LANES);
-            let available = sorted.xs.len() - first;
-            let batch = [sorted.xs, sorted.ys, sorted.vxs, sorted.vys]
-                .map(|column| load_partial(&column[first..], available.min(LANES)));
-            let below_start = (1u32 << (start - first)) - 1;
-            let past_end = !((1u32 << (run.end - first)) - 1);
-            let keep = !(below_start | past_end) as u16;
-            add::<FIELD_OF_VIEW>(lanes, batch, origin, keep);
+            // The last, partial batch: only the lanes of the slots `start..run.end` are loaded,
+            // the others are zero and masked off, so no slot outside the run is read.
+            let keep = ((1u32 << (run.end - start)) - 1) as u16;
+            let load = |columns: &[&[f32]; DIMENSIONS]| -> Axes {
+                std::array::from_fn(|axis| load_masked(&columns[axis][start..run.end], keep))
+            };
+            let (position, velocity) = (load(&sorted.coordinates), load(&sorted.speeds));
+            add::<FIELD_OF_VIEW>(lanes, &position, &velocity, origin, keep);
         }
     }
 
-    /// One batch of sixteen candidates (x, y, vx, vy), lanes outside `keep` ignored: the same
-    /// arithmetic as the portable lanes' `add`, sixteen lanes wide.
+    /// One batch of sixteen candidates, lanes outside `keep` ignored: the same arithmetic as
+    /// the portable lanes' `add`, sixteen lanes wide.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn add<const FIELD_OF_VIEW: bool>(
         lanes: &mut Lanes,
-        [x, y, vx, vy]: [__m512; 4],
-        (origin_x, origin_y): (__m512, __m512),
+        position: &Axes,
+        velocity: &Axes,
+        origin: &Axes,
         keep: __mmask16,
     ) {
         let one = _mm512_set1_ps(1.0);
-        let dx = _mm512_sub_ps(x, origin_x);
-        let dy = _mm512_sub_ps(y, origin_y);
-        let distance_squared = _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy));
+        let offset: Axes = std::array::from_fn(|axis| _mm512_sub_ps(position[axis], origin[axis]));
+        let distance_squared = dot(&offset, &offset);
         let mut counts =
             keep & _mm512_cmp_ps_mask::<_CMP_GT_OQ>(distance_squared, _mm512_setzero_ps());
         if FIELD_OF_VIEW {
-            let ahead = _mm512_add_ps(
-                _mm512_mul_ps(dx, lanes.heading_x),
-                _mm512_mul_ps(dy, lanes.heading_y),
-            );
+            let ahead = dot(&offset, &lanes.heading);
             let cone = _mm512_mul_ps(lanes.cos_half_view, _mm512_sqrt_ps(distance_squared));
             counts &= _mm512_cmp_ps_mask::<_CMP_GE_OQ>(ahead, cone);
         }
@@ -159,16 +148,31 @@ mod x86 {
         let separation = inside(lanes.separation_squared);
         let alignment = inside(lanes.alignment_squared);
         let cohesion = inside(lanes.cohesion_squared);
+        // The subtraction is masked, not the factor: `inf * 0` is NaN for a slot whose
+        // position is not finite.
         let inverse = _mm512_maskz_div_ps(separation, one, distance_squared);
-        lanes.away_x = _mm512_sub_ps(lanes.away_x, _mm512_mul_ps(dx, inverse));
-        lanes.away_y = _mm512_sub_ps(lanes.away_y, _mm512_mul_ps(dy, inverse));
+        for axis in 0..DIMENSIONS {
+            let (away, sum) = (_mm512_mul_ps(offset[axis], inverse), lanes.away[axis]);
+            lanes.away[axis] = _mm512_mask_sub_ps(sum, separation, sum, away);
+            let sum = lanes.velocity[axis];
+            lanes.velocity[axis] = _mm512_mask_add_ps(sum, alignment, sum, velocity[axis]);
+            let sum = lanes.offset[axis];
+            lanes.offset[axis] = _mm512_mask_add_ps(sum, cohesion, sum, offset[axis]);
+        }
         lanes.separation = _mm512_mask_add_ps(lanes.separation, separation, lanes.separation, one);
-        lanes.velocity_x = _mm512_mask_add_ps(lanes.velocity_x, alignment, lanes.velocity_x, vx);
-        lanes.velocity_y = _mm512_mask_add_ps(lanes.velocity_y, alignment, lanes.velocity_y, vy);
         lanes.alignment = _mm512_mask_add_ps(lanes.alignment, alignment, lanes.alignment, one);
-        lanes.offset_x = _mm512_mask_add_ps(lanes.offset_x, cohesion, lanes.offset_x, dx);
-        lanes.offset_y = _mm512_mask_add_ps(lanes.offset_y, cohesion, lanes.offset_y, dy);
         lanes.cohesion = _mm512_mask_add_ps(lanes.cohesion, cohesion, lanes.cohesion, one);
+    }
+
+    /// The dot product of two vectors, lane by lane, summed in axis order.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn dot(a: &Axes, b: &Axes) -> __m512 {
+        let mut sum = _mm512_mul_ps(a[0], b[0]);
+        for axis in 1..DIMENSIONS {
+            sum = _mm512_add_ps(sum, _mm512_mul_ps(a[axis], b[axis]));
+        }
+        sum
     }
 
     /// Sixteen consecutive values.
@@ -180,14 +184,13 @@ mod x86 {
         unsafe { _mm512_loadu_ps(values.as_ptr()) }
     }
 
-    /// The first `count` (at most sixteen) values, zeros in the other lanes.
+    /// The values of the lanes set in `mask`, zeros in the others.
     #[target_feature(enable = "avx512f")]
     #[inline]
-    fn load_partial(values: &[f32], count: usize) -> __m512 {
-        assert!(count <= LANES && count <= values.len());
-        let mask = ((1u32 << count) - 1) as u16;
-        // SAFETY: only the first `count` lanes are read, and `values` holds that many f32; a
-        // masked-off lane touches no memory.
+    fn load_masked(values: &[f32], mask: __mmask16) -> __m512 {
+        assert!(values.len() >= LANES - mask.leading_zeros() as usize);
+        // SAFETY: only the lanes set in `mask` are read, the highest of which is inside
+        // `values`; a masked-off lane touches no memory.
         unsafe { _mm512_maskz_loadu_ps(mask, values.as_ptr()) }
     }
 }

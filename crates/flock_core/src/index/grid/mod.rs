@@ -1,5 +1,6 @@
-//! A uniform grid rebuilt every step by a counting sort, with the boids reordered into cell
-//! order so that the boids of neighbouring cells lie next to each other in memory.
+//! A uniform grid (of squares, or cubes in 3D) rebuilt every step by a counting sort, with the
+//! boids reordered into cell order so that the boids of neighbouring cells lie next to each
+//! other in memory.
 
 #[cfg(target_arch = "x86_64")]
 mod avx;
@@ -13,21 +14,23 @@ pub use steer::Lanes;
 
 use super::NeighbourIndex;
 use crate::edges::wrap_point;
-use crate::math::Vector;
+use crate::math::{DIMENSIONS, Vector, widen};
 use crate::parallel::{Executor, chunk_len_for, fill};
 use crate::space::Space;
 
 /// The uniform-grid index.
 ///
 /// Cells are at least one query radius wide, so every neighbour of a boid lies in its own cell
-/// or one of the eight around it. Building is a counting sort: count boids per cell, prefix
-/// sums give each cell's start, then every boid is placed at its cell's next free slot (stable,
-/// so boids keep their relative order inside a cell). Positions are stored again in that
-/// order (`xs`, `ys`): a row of three cells is then one contiguous run, which the steering loop
-/// reads in fixed-width lanes the compiler vectorises (see [`Grid::compute_forces`]).
+/// or one of the eight around it (26 in 3D). Building is a counting sort: count boids per cell,
+/// prefix sums give each cell's start, then every boid is placed at its cell's next free slot
+/// (stable, so boids keep their relative order inside a cell). Positions are stored again in
+/// that order, one array per axis: a row of three cells is then one contiguous run, which the
+/// steering loop reads in fixed-width lanes (see [`Grid::compute_forces`]).
 ///
-/// In a periodic space positions are stored wrapped into the bounds and the columns and rows
-/// wrap around; the world is cut into a whole number of cells so the seam falls on a cell edge.
+/// Cells are numbered along x first, then y (then z): a row is the cells of one y (and z).
+///
+/// In a periodic space positions are stored wrapped into the bounds and every axis wraps
+/// around; the world is cut into a whole number of cells so the seam falls on a cell edge.
 #[derive(Clone, Debug, Default)]
 pub struct Grid {
     layout: Layout,
@@ -44,11 +47,11 @@ pub struct Grid {
     placed: Vec<Placed>,
     sorted: Vec<Placed>,
     cursor: Vec<u32>,
-    xs: Vec<f32>,
-    ys: Vec<f32>,
-    // Scratch of the steering pass, kept so a step allocates nothing once the flock is sized.
-    vxs: Vec<f32>,
-    vys: Vec<f32>,
+    /// The sorted positions, one array per axis.
+    coordinates: [Vec<f32>; DIMENSIONS],
+    // Scratch of the steering pass, kept so a step allocates nothing once the flock is sized:
+    // the sorted velocities, one array per axis.
+    speeds: [Vec<f32>; DIMENSIONS],
     sorted_weights: Vec<crate::RuleWeights>,
     sorted_forces: Vec<Vector>,
 }
@@ -56,24 +59,18 @@ pub struct Grid {
 /// One boid as the build sorts it.
 #[derive(Clone, Copy, Debug, Default)]
 struct Placed {
-    x: f32,
-    y: f32,
+    position: Vector,
     boid: u32,
     cell: u32,
 }
 
-/// The sorted slots `start..end` of the cells `first..=last` of one row: adjacent cells of a
-/// row are adjacent in the sorted buffers, so they are one range.
+/// The sorted slots `start..end` of the cells `first..=last` of the row whose first cell is
+/// `row_start`: adjacent cells of a row are adjacent in the sorted buffers, so they are one
+/// range.
 #[inline]
-fn cell_run(
-    layout: &Layout,
-    cell_start: &[u32],
-    row: u32,
-    first: u32,
-    last: u32,
-) -> (usize, usize) {
-    let start = cell_start[layout.cell_index(first, row) as usize];
-    let end = cell_start[layout.cell_index(last, row) as usize + 1];
+fn cell_run(cell_start: &[u32], row_start: u32, first: u32, last: u32) -> (usize, usize) {
+    let start = cell_start[(row_start + first) as usize];
+    let end = cell_start[(row_start + last) as usize + 1];
     (start as usize, end as usize)
 }
 
@@ -84,16 +81,53 @@ struct Layout {
     origin: Vector,
     /// The size of one cell, per axis.
     cell_size: Vector,
-    /// Columns and rows.
-    columns: u32,
-    rows: u32,
-    /// Whether columns and rows wrap around, and the world size they wrap by.
+    /// How many cells along each axis: columns, rows (and layers in 3D).
+    cells: [u32; DIMENSIONS],
+    /// Whether every axis wraps around, and the world size it wraps by.
     periodic: bool,
     world_size: Vector,
 }
 
 /// The most cells per boid: a sparse world gets bigger cells rather than a huge empty grid.
 const MAX_CELLS_PER_BOID: usize = 4;
+
+/// The fewest cells a grid may have, however few boids, so small flocks keep a useful grid.
+const MIN_CELLS: usize = 16;
+
+/// At most `max_cells` cells in all, from the cells per axis that cells one query radius wide
+/// would need (any may be huge or infinite: boids spread along a line, or a tiny radius over a
+/// wide world). Each axis is first capped on its own, so an extent along one axis alone can't
+/// ask for billions of cells, then the axes shrink by the same factor so cells stay as cubic
+/// as they can; an axis down to one cell stops, and the others shrink on for it.
+fn fit_cells(wanted: [f64; DIMENSIONS], max_cells: usize) -> [u32; DIMENSIONS] {
+    let max = max_cells as f64;
+    let mut cells = wanted.map(|count| count.clamp(1.0, max));
+    for _ in 0..DIMENSIONS {
+        let product: f64 = cells.iter().product();
+        if product <= max {
+            break;
+        }
+        let shrinking = cells.iter().filter(|&&count| count > 1.0).count();
+        let shrink = root(product / max, shrinking);
+        cells = cells.map(|count| {
+            if count > 1.0 {
+                (count / shrink).floor().max(1.0)
+            } else {
+                count
+            }
+        });
+    }
+    cells.map(|count| count as u32)
+}
+
+/// The `n`th root of `value`, for n up to 3.
+fn root(value: f64, n: usize) -> f64 {
+    match n {
+        0 | 1 => value,
+        2 => value.sqrt(),
+        _ => value.cbrt(),
+    }
+}
 
 impl Layout {
     fn new(positions: &[Vector], space: &Space, query_radius: f32) -> Self {
@@ -103,21 +137,27 @@ impl Layout {
             // No rule reaches anywhere; any cell size is correct.
             1.0
         };
-        let max_cells = (positions.len() * MAX_CELLS_PER_BOID).max(16) as f32;
+        let max_cells = positions
+            .len()
+            .saturating_mul(MAX_CELLS_PER_BOID)
+            .clamp(MIN_CELLS, u32::MAX as usize / 2);
+        let radius_f64 = f64::from(radius);
         if space.periodic {
+            // The world is cut into whole cells, each at least the radius wide, so the seam
+            // falls on a cell edge.
             let size = space.bounds.size();
-            let mut columns = (size.x / radius).floor().max(1.0);
-            let mut rows = (size.y / radius).floor().max(1.0);
-            let shrink = (columns * rows / max_cells).sqrt();
-            if shrink > 1.0 {
-                columns = (columns / shrink).floor().max(1.0);
-                rows = (rows / shrink).floor().max(1.0);
+            let cells = fit_cells(
+                std::array::from_fn(|axis| (f64::from(size[axis]) / radius_f64).floor()),
+                max_cells,
+            );
+            let mut cell_size = size;
+            for axis in 0..DIMENSIONS {
+                cell_size[axis] /= cells[axis] as f32;
             }
             Self {
                 origin: space.bounds.min,
-                cell_size: size / Vector::new(columns, rows),
-                columns: columns as u32,
-                rows: rows as u32,
+                cell_size,
+                cells,
                 periodic: true,
                 world_size: size,
             }
@@ -132,29 +172,26 @@ impl Layout {
             if min.x > max.x {
                 return Self {
                     cell_size: Vector::splat(radius),
-                    columns: 1,
-                    rows: 1,
+                    cells: [1; DIMENSIONS],
                     ..Self::default()
                 };
             }
-            let extent = (max - min).max(Vector::splat(f32::MIN_POSITIVE));
-            let mut cell = radius;
-            let cells = |cell: f32| {
-                (
-                    (extent.x / cell).ceil().max(1.0),
-                    (extent.y / cell).ceil().max(1.0),
-                )
-            };
-            let (columns, rows) = cells(cell);
-            if columns * rows > max_cells {
-                cell *= (columns * rows / max_cells).sqrt();
+            // In f64: the extent of boids near both ends of f32's range overflows f32.
+            let extent = widen(max) - widen(min);
+            let cells = fit_cells(
+                std::array::from_fn(|axis| (extent[axis] / radius_f64).ceil()),
+                max_cells,
+            );
+            // Fewer cells than the radius asks for are wider than it; boids past the last
+            // cell (rounding) are clamped into the border cells, which only adds candidates.
+            let mut cell_size = Vector::ZERO;
+            for axis in 0..DIMENSIONS {
+                cell_size[axis] = ((extent[axis] / f64::from(cells[axis])) as f32).max(radius);
             }
-            let (columns, rows) = cells(cell);
             Self {
                 origin: min,
-                cell_size: Vector::splat(cell),
-                columns: columns as u32,
-                rows: rows as u32,
+                cell_size,
+                cells,
                 periodic: false,
                 world_size: Vector::ZERO,
             }
@@ -162,37 +199,60 @@ impl Layout {
     }
 
     fn cell_count(&self) -> usize {
-        self.columns as usize * self.rows as usize
+        self.cells.iter().map(|&count| count as usize).product()
     }
 
-    /// The column and row of a (wrapped, in a periodic space) position. Positions outside
-    /// the grid are clamped to its border cells, which keeps every neighbour within one cell.
+    /// The cell coordinates (column, row, and layer in 3D) of a (wrapped, in a periodic space)
+    /// position. Positions outside the grid are clamped to its border cells, which keeps every
+    /// neighbour within one cell.
     #[inline]
-    fn cell_coordinates(&self, position: Vector) -> (u32, u32) {
+    fn cell_coordinates(&self, position: Vector) -> [u32; DIMENSIONS] {
         let cell = (position - self.origin) / self.cell_size;
         // Truncating a non-negative number is flooring it, without a call to `floorf`; `as`
         // saturates and maps NaN to 0, so a bad position can't index out of the grid.
-        let column = (cell.x.max(0.0) as u32).min(self.columns - 1);
-        let row = (cell.y.max(0.0) as u32).min(self.rows - 1);
-        (column, row)
+        std::array::from_fn(|axis| (cell[axis].max(0.0) as u32).min(self.cells[axis] - 1))
     }
 
+    /// The number of the cell at `coordinates`: x first, then y (then z).
     #[inline]
-    fn cell_index(&self, column: u32, row: u32) -> u32 {
-        row * self.columns + column
+    fn cell_index(&self, coordinates: [u32; DIMENSIONS]) -> u32 {
+        (0..DIMENSIONS - 1)
+            .rev()
+            .fold(coordinates[DIMENSIONS - 1], |index, axis| {
+                index * self.cells[axis] + coordinates[axis]
+            })
     }
 
-    /// Whether the fast steering pass applies: it walks 3 x 3 cells with one offset per run,
-    /// which needs at least three distinct columns and rows when the space wraps.
+    /// The coordinates of cell number `cell`.
+    #[inline]
+    fn coordinates_of(&self, mut cell: u32) -> [u32; DIMENSIONS] {
+        std::array::from_fn(|axis| {
+            let coordinate = cell % self.cells[axis];
+            cell /= self.cells[axis];
+            coordinate
+        })
+    }
+
+    /// Whether the fast steering pass applies: it walks 3 x 3 (x 3) cells with one offset per
+    /// run, which needs at least three distinct cells along every axis when the space wraps.
     fn supports_runs(&self) -> bool {
-        !self.periodic || (self.columns >= 3 && self.rows >= 3)
+        !self.periodic || self.cells.iter().all(|&count| count >= 3)
     }
 }
 
 impl Grid {
     /// The number of columns and rows of the last build.
+    #[cfg(not(flock_3d))]
     pub fn dimensions(&self) -> (u32, u32) {
-        (self.layout.columns, self.layout.rows)
+        let [columns, rows] = self.layout.cells;
+        (columns, rows)
+    }
+
+    /// The number of columns, rows and layers of the last build.
+    #[cfg(flock_3d)]
+    pub fn dimensions(&self) -> (u32, u32, u32) {
+        let [columns, rows, layers] = self.layout.cells;
+        (columns, rows, layers)
     }
 
     /// The size of one cell, per axis, of the last build.
@@ -203,12 +263,6 @@ impl Grid {
     /// The corner of cell (0, 0) of the last build.
     pub fn origin(&self) -> Vector {
         self.layout.origin
-    }
-
-    /// The sorted slots `start..end` of the cells `first..=last` of one row.
-    #[inline]
-    fn run(&self, row: u32, first: u32, last: u32) -> (usize, usize) {
-        cell_run(&self.layout, &self.cell_start, row, first, last)
     }
 }
 
@@ -233,17 +287,17 @@ impl NeighbourIndex for Grid {
                 .iter_mut()
                 .zip(positions.iter().enumerate().skip(start))
             {
-                let position = if layout.periodic {
+                // A position that is not finite stays so: wrapping would move it to an edge,
+                // where the lanes would count it as a neighbour.
+                let position = if layout.periodic && position.is_finite() {
                     wrap_point(*position, &space.bounds)
                 } else {
                     *position
                 };
-                let (column, row) = layout.cell_coordinates(position);
                 *placed = Placed {
-                    x: position.x,
-                    y: position.y,
+                    position,
                     boid: boid as u32,
-                    cell: layout.cell_index(column, row),
+                    cell: layout.cell_index(layout.cell_coordinates(position)),
                 };
             }
         });
@@ -273,12 +327,14 @@ impl NeighbourIndex for Grid {
 
         // Unpack the sorted records into the arrays the steering pass reads.
         let sorted = &self.sorted;
-        self.xs.resize(count, 0.0);
-        self.ys.resize(count, 0.0);
         self.order.resize(count, 0);
         self.slot_cell.resize(count, 0);
-        fill(executor, &mut self.xs, chunk_len, |slot| sorted[slot].x);
-        fill(executor, &mut self.ys, chunk_len, |slot| sorted[slot].y);
+        for (axis, coordinates) in self.coordinates.iter_mut().enumerate() {
+            coordinates.resize(count, 0.0);
+            fill(executor, coordinates, chunk_len, |slot| {
+                sorted[slot].position[axis]
+            });
+        }
         fill(executor, &mut self.order, chunk_len, |slot| {
             sorted[slot].boid
         });
@@ -290,7 +346,8 @@ impl NeighbourIndex for Grid {
     fn candidates(&self, point: Vector, radius: f32, out: &mut Vec<u32>) {
         out.clear();
         let layout = &self.layout;
-        if self.order.is_empty() {
+        if self.order.is_empty() || radius.is_nan() {
+            // Nobody is within a NaN radius.
             return;
         }
         let point = if layout.periodic {
@@ -302,14 +359,16 @@ impl NeighbourIndex for Grid {
         } else {
             point
         };
-        let (column, row) = layout.cell_coordinates(point);
-        // How many cells either side the radius can reach.
+        let centre = layout.cell_coordinates(point);
+        // How many cells either side the radius can reach, per axis.
         let reach = (radius / layout.cell_size).ceil();
-        let reach_columns = reach.x.clamp(1.0, layout.columns as f32) as i64;
-        let reach_rows = reach.y.clamp(1.0, layout.rows as f32) as i64;
-        let span = |centre: u32, reach: i64, count: u32| -> Vec<u32> {
-            let count = i64::from(count);
-            let (low, high) = (i64::from(centre) - reach, i64::from(centre) + reach);
+        let span = |axis: usize| -> Vec<u32> {
+            let count = i64::from(layout.cells[axis]);
+            let reach = reach[axis].clamp(1.0, count as f32) as i64;
+            let (low, high) = (
+                i64::from(centre[axis]) - reach,
+                i64::from(centre[axis]) + reach,
+            );
             if layout.periodic {
                 if high - low + 1 >= count {
                     (0..count as u32).collect()
@@ -322,10 +381,21 @@ impl NeighbourIndex for Grid {
                     .collect()
             }
         };
-        let columns = span(column, reach_columns, layout.columns);
-        for row in span(row, reach_rows, layout.rows) {
+        // The first cell of every row in reach: the axes above x, outermost first.
+        let mut row_starts = vec![0u32];
+        for axis in (1..DIMENSIONS).rev() {
+            let cells = layout.cells[axis];
+            let span = span(axis);
+            row_starts = row_starts
+                .iter()
+                .flat_map(|&outer| span.iter().map(move |&c| outer * cells + c))
+                .collect();
+        }
+        let columns = span(0);
+        for row in row_starts {
+            let row_start = row * layout.cells[0];
             for &column in &columns {
-                let (start, end) = self.run(row, column, column);
+                let (start, end) = cell_run(&self.cell_start, row_start, column, column);
                 out.extend_from_slice(&self.order[start..end]);
             }
         }

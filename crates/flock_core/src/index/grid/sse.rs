@@ -1,17 +1,24 @@
 //! The portable lane code: four candidates at a time in `glam::Vec4`, which is SIMD-backed
 //! (SSE2 on x86_64, NEON on aarch64), so this is vector code without any `unsafe`.
+//!
+//! Every vector quantity is an array of one `Vec4` per axis; loops over the axes have a
+//! constant length, so they unroll into the same code as writing x and y (and z) out.
 
 use glam::{BVec4A, Vec4};
 
 use super::steer::{BoidQuery, Run, Sorted};
-use crate::math::Vector;
+use crate::math::{DIMENSIONS, Vector};
 use crate::rules::RuleSums;
 
 const LANES: usize = 4;
 
-/// Where empty lanes of the last, partial batch of a run sit: far enough that they are
-/// nobody's neighbour, near enough that their squared distance stays finite.
-pub(super) const FAR_AWAY: f32 = 1e15;
+/// The position of empty lanes in the last, partial batch of a run: NaN, whose distance fails
+/// every comparison, so it is nobody's neighbour wherever the boid is (a finite "far away" spot
+/// would be somebody's neighbour in a world without edges), and every sum masks its products.
+pub(super) const EMPTY: f32 = f32::NAN;
+
+/// One value per axis, each in every lane.
+type Axes = [Vec4; DIMENSIONS];
 
 /// Sums the rules over every candidate of `runs`.
 pub(super) fn accumulate_runs(sorted: &Sorted, runs: &[Run], query: &BoidQuery) -> RuleSums {
@@ -19,11 +26,11 @@ pub(super) fn accumulate_runs(sorted: &Sorted, runs: &[Run], query: &BoidQuery) 
     let constants = Constants::new(query);
     for run in runs {
         let origin = query.position - run.offset;
-        let origin = (Vec4::splat(origin.x), Vec4::splat(origin.y));
+        let origin: Axes = std::array::from_fn(|axis| Vec4::splat(origin[axis]));
         if query.cos_half_view.is_some() {
-            lanes.add_run::<true>(sorted, run, origin, &constants);
+            lanes.add_run::<true>(sorted, run, &origin, &constants);
         } else {
-            lanes.add_run::<false>(sorted, run, origin, &constants);
+            lanes.add_run::<false>(sorted, run, &origin, &constants);
         }
     }
     lanes.total()
@@ -31,8 +38,7 @@ pub(super) fn accumulate_runs(sorted: &Sorted, runs: &[Run], query: &BoidQuery) 
 
 /// The query's values, in every lane.
 struct Constants {
-    heading_x: Vec4,
-    heading_y: Vec4,
+    heading: Axes,
     cos_half_view: Vec4,
     separation_squared: Vec4,
     alignment_squared: Vec4,
@@ -42,8 +48,7 @@ struct Constants {
 impl Constants {
     fn new(query: &BoidQuery) -> Self {
         Self {
-            heading_x: Vec4::splat(query.heading.x),
-            heading_y: Vec4::splat(query.heading.y),
+            heading: std::array::from_fn(|axis| Vec4::splat(query.heading[axis])),
             cos_half_view: Vec4::splat(query.cos_half_view.unwrap_or(-1.0)),
             separation_squared: Vec4::splat(query.separation_squared),
             alignment_squared: Vec4::splat(query.alignment_squared),
@@ -55,15 +60,18 @@ impl Constants {
 /// Per-lane partial sums; lanes are added together once per boid.
 #[derive(Default)]
 struct Lanes {
-    away_x: Vec4,
-    away_y: Vec4,
+    away: Axes,
     separation: Vec4,
-    velocity_x: Vec4,
-    velocity_y: Vec4,
+    velocity: Axes,
     alignment: Vec4,
-    offset_x: Vec4,
-    offset_y: Vec4,
+    offset: Axes,
     cohesion: Vec4,
+}
+
+/// One batch of candidates: positions and velocities, one `Vec4` per axis.
+struct Batch {
+    position: Axes,
+    velocity: Axes,
 }
 
 impl Lanes {
@@ -72,37 +80,33 @@ impl Lanes {
         &mut self,
         sorted: &Sorted,
         run: &Run,
-        origin: (Vec4, Vec4),
+        origin: &Axes,
         constants: &Constants,
     ) {
-        let range = run.start..run.end;
-        let xs = sorted.xs[range.clone()].chunks_exact(LANES);
-        let ys = sorted.ys[range.clone()].chunks_exact(LANES);
-        let vxs = sorted.vxs[range.clone()].chunks_exact(LANES);
-        let vys = sorted.vys[range].chunks_exact(LANES);
-        let whole = xs.len() * LANES;
-        for (((x, y), vx), vy) in xs.zip(ys).zip(vxs).zip(vys) {
-            let batch = [x, y, vx, vy].map(Vec4::from_slice);
+        let mut start = run.start;
+        while start + LANES <= run.end {
+            let batch = Batch {
+                position: load(&sorted.coordinates, start),
+                velocity: load(&sorted.speeds, start),
+            };
             self.add::<FIELD_OF_VIEW>(&batch, origin, constants);
+            start += LANES;
         }
-        let done = run.start + whole;
-        if done < run.end {
+        if start < run.end {
             // The last, partial batch: load the four slots that end the run (reaching back
-            // into slots already done, or before the run) and move the lanes that are not
-            // this batch's far away, where they count for nothing.
+            // into slots already done, or before the run) and put the lanes that are not
+            // this batch's at the EMPTY position, where they count for nothing.
             let Some(first) = run.end.checked_sub(LANES) else {
-                self.add_padded::<FIELD_OF_VIEW>(sorted, done, run.end, origin, constants);
+                self.add_padded::<FIELD_OF_VIEW>(sorted, start, run.end, origin, constants);
                 return;
             };
-            let slots = first..run.end;
-            let keep = Vec4::new(0.0, 1.0, 2.0, 3.0).cmpge(Vec4::splat((done - first) as f32));
-            let far = Vec4::splat(FAR_AWAY);
-            let batch = [
-                Vec4::select(keep, Vec4::from_slice(&sorted.xs[slots.clone()]), far),
-                Vec4::select(keep, Vec4::from_slice(&sorted.ys[slots.clone()]), far),
-                Vec4::from_slice(&sorted.vxs[slots.clone()]),
-                Vec4::from_slice(&sorted.vys[slots]),
-            ];
+            let keep = Vec4::new(0.0, 1.0, 2.0, 3.0).cmpge(Vec4::splat((start - first) as f32));
+            let empty = Vec4::splat(EMPTY);
+            let batch = Batch {
+                position: load(&sorted.coordinates, first)
+                    .map(|axis| Vec4::select(keep, axis, empty)),
+                velocity: load(&sorted.speeds, first),
+            };
             self.add::<FIELD_OF_VIEW>(&batch, origin, constants);
         }
     }
@@ -114,65 +118,90 @@ impl Lanes {
         sorted: &Sorted,
         start: usize,
         end: usize,
-        origin: (Vec4, Vec4),
+        origin: &Axes,
         constants: &Constants,
     ) {
-        let columns = [sorted.xs, sorted.ys, sorted.vxs, sorted.vys];
-        let fills = [FAR_AWAY, FAR_AWAY, 0.0, 0.0];
-        let mut batch = [Vec4::ZERO; 4];
-        for ((lane, values), fill) in batch.iter_mut().zip(columns).zip(fills) {
+        let padded = |values: &[f32], fill: f32| {
             let mut padded = [fill; LANES];
             padded[..end - start].copy_from_slice(&values[start..end]);
-            *lane = Vec4::from_array(padded);
-        }
+            Vec4::from_array(padded)
+        };
+        let batch = Batch {
+            position: std::array::from_fn(|axis| padded(sorted.coordinates[axis], EMPTY)),
+            velocity: std::array::from_fn(|axis| padded(sorted.speeds[axis], 0.0)),
+        };
         self.add::<FIELD_OF_VIEW>(&batch, origin, constants);
     }
 
-    /// One batch of candidates (x, y, vx, vy): distance, field of view and each rule's share,
-    /// in all lanes at once; each rule's mask selects its contribution.
+    /// One batch of candidates: distance, field of view and each rule's share, in all lanes
+    /// at once; each rule's mask selects its contribution.
     #[inline(always)]
     fn add<const FIELD_OF_VIEW: bool>(
         &mut self,
-        [x, y, vx, vy]: &[Vec4; 4],
-        (origin_x, origin_y): (Vec4, Vec4),
+        batch: &Batch,
+        origin: &Axes,
         constants: &Constants,
     ) {
-        let dx = *x - origin_x;
-        let dy = *y - origin_y;
-        let distance_squared = dx * dx + dy * dy;
+        let offset: Axes = std::array::from_fn(|axis| batch.position[axis] - origin[axis]);
+        let distance_squared = dot(&offset, &offset);
         // Distance zero is the boid itself, or one on the very same spot (skipped, as in
         // seed 002).
         let mut counts = distance_squared.cmpgt(Vec4::ZERO);
         if FIELD_OF_VIEW {
-            let ahead = dx * constants.heading_x + dy * constants.heading_y;
+            // Inside the cone around the heading (a wedge in 2D).
+            let ahead = dot(&offset, &constants.heading);
             counts &= ahead.cmpge(constants.cos_half_view * distance_squared.sqrt());
         }
         let separation = counts & distance_squared.cmplt(constants.separation_squared);
         let alignment = counts & distance_squared.cmplt(constants.alignment_squared);
         let cohesion = counts & distance_squared.cmplt(constants.cohesion_squared);
-        let inverse = Vec4::select(separation, Vec4::ONE / distance_squared, Vec4::ZERO);
-        self.away_x -= dx * inverse;
-        self.away_y -= dy * inverse;
+        // Mask the product, not the factor: a slot whose position is not finite has an
+        // infinite or NaN offset, and `inf * 0` is NaN, which would poison every sum it meets.
+        let inverse = Vec4::ONE / distance_squared;
+        for (away, offset) in self.away.iter_mut().zip(&offset) {
+            *away -= Vec4::select(separation, *offset * inverse, Vec4::ZERO);
+        }
         self.separation += ones(separation);
-        self.velocity_x += Vec4::select(alignment, *vx, Vec4::ZERO);
-        self.velocity_y += Vec4::select(alignment, *vy, Vec4::ZERO);
+        for (sum, velocity) in self.velocity.iter_mut().zip(&batch.velocity) {
+            *sum += Vec4::select(alignment, *velocity, Vec4::ZERO);
+        }
         self.alignment += ones(alignment);
-        self.offset_x += Vec4::select(cohesion, dx, Vec4::ZERO);
-        self.offset_y += Vec4::select(cohesion, dy, Vec4::ZERO);
+        for (sum, offset) in self.offset.iter_mut().zip(&offset) {
+            *sum += Vec4::select(cohesion, *offset, Vec4::ZERO);
+        }
         self.cohesion += ones(cohesion);
     }
 
     fn total(&self) -> RuleSums {
+        let sum = |axes: &Axes| {
+            let mut sum = Vector::ZERO;
+            for axis in 0..DIMENSIONS {
+                sum[axis] = axes[axis].element_sum();
+            }
+            sum
+        };
         RuleSums {
-            away: Vector::new(self.away_x.element_sum(), self.away_y.element_sum()),
+            away: sum(&self.away),
             separation_count: self.separation.element_sum(),
-            velocity_sum: Vector::new(self.velocity_x.element_sum(), self.velocity_y.element_sum()),
+            velocity_sum: sum(&self.velocity),
             alignment_count: self.alignment.element_sum(),
-            offset_sum: Vector::new(self.offset_x.element_sum(), self.offset_y.element_sum()),
+            offset_sum: sum(&self.offset),
             cohesion_count: self.cohesion.element_sum(),
             neighbours: 0.0,
         }
     }
+}
+
+/// The four slots from `start` of every axis' column.
+#[inline(always)]
+fn load(columns: &[&[f32]; DIMENSIONS], start: usize) -> Axes {
+    std::array::from_fn(|axis| Vec4::from_slice(&columns[axis][start..start + LANES]))
+}
+
+/// The dot product of two vectors, lane by lane, summed in axis order.
+#[inline(always)]
+fn dot(a: &Axes, b: &Axes) -> Vec4 {
+    (1..DIMENSIONS).fold(a[0] * b[0], |sum, axis| sum + a[axis] * b[axis])
 }
 
 /// 1 in the lanes where `mask` is set, 0 elsewhere.

@@ -1,5 +1,7 @@
 //! The grid's steering pass: for each boid in cell order, the 3 x 3 cells around it as at most
-//! six contiguous runs of candidates, read in SIMD lanes without branches ([`sse`] everywhere,
+//! six contiguous runs of candidates (in 3D the 3 x 3 x 3 cells as at most eighteen: nine rows
+//! of three cells, each split in two where it crosses a seam), read in SIMD lanes without
+//! branches ([`sse`] everywhere,
 //! [`avx`] or [`avx512`] where the processor has them), then Reynolds' formulas as everywhere else
 //! ([`crate::RuleSums::into_forces`]).
 
@@ -9,9 +11,9 @@ use super::{Grid, Layout, cell_run, sse};
 #[cfg(target_arch = "x86_64")]
 use super::{avx, avx512};
 use crate::config::RuleWeights;
-use crate::math::Vector;
+use crate::math::{DIMENSIONS, Vector};
 use crate::parallel::{Executor, chunk_len_for, fill};
-use crate::rules::{NeighbourStats, RuleSums, StepConstants, compute_forces};
+use crate::rules::{NeighbourStats, RuleSums, StepConstants, compute_forces, usable_velocity};
 
 /// Boids whose sums are gathered before their forces are computed.
 const BLOCK: usize = 32;
@@ -22,11 +24,17 @@ pub(super) struct Sorted<'a> {
     pub layout: &'a Layout,
     pub cell_start: &'a [u32],
     pub slot_cell: &'a [u32],
-    pub xs: &'a [f32],
-    pub ys: &'a [f32],
-    pub vxs: &'a [f32],
-    pub vys: &'a [f32],
+    /// Positions, one array per axis.
+    pub coordinates: [&'a [f32]; DIMENSIONS],
+    /// Velocities, one array per axis.
+    pub speeds: [&'a [f32]; DIMENSIONS],
 }
+
+/// The rows of the stencil: 3 in 2D, 3 x 3 in 3D.
+const STENCIL_ROWS: usize = 3usize.pow(DIMENSIONS as u32 - 1);
+
+/// The most runs of one stencil: every row split in two at a seam.
+const MAX_RUNS: usize = 2 * STENCIL_ROWS;
 
 /// Sorted slots `start..end` to compare against, seen from `offset` (one world size across a
 /// seam, else zero): a neighbour through the seam is `x + offset` away.
@@ -172,17 +180,14 @@ impl Grid {
         // keep many loads in flight, rather than one random read per boid inside the pass.
         let order = &self.order;
         let chunk_len = chunk_len_for(count, executor.threads());
-        self.vxs.resize(count, 0.0);
-        self.vys.resize(count, 0.0);
         self.sorted_weights.resize(count, RuleWeights::default());
         self.sorted_forces.resize(count, Vector::ZERO);
+        let velocity = |slot: usize| usable_velocity(velocities[order[slot] as usize]);
         let boid = |slot: usize| order[slot] as usize;
-        fill(executor, &mut self.vxs, chunk_len, |slot| {
-            velocities[boid(slot)].x
-        });
-        fill(executor, &mut self.vys, chunk_len, |slot| {
-            velocities[boid(slot)].y
-        });
+        for (axis, speeds) in self.speeds.iter_mut().enumerate() {
+            speeds.resize(count, 0.0);
+            fill(executor, speeds, chunk_len, |slot| velocity(slot)[axis]);
+        }
         fill(executor, &mut self.sorted_weights, chunk_len, |slot| {
             weights[boid(slot)]
         });
@@ -191,10 +196,8 @@ impl Grid {
             layout: &self.layout,
             cell_start: &self.cell_start,
             slot_cell: &self.slot_cell,
-            xs: &self.xs,
-            ys: &self.ys,
-            vxs: &self.vxs,
-            vys: &self.vys,
+            coordinates: std::array::from_fn(|axis| self.coordinates[axis].as_slice()),
+            speeds: std::array::from_fn(|axis| self.speeds[axis].as_slice()),
         };
         let sorted_weights = &self.sorted_weights;
         let neighbours = AtomicU64::new(0);
@@ -202,7 +205,7 @@ impl Grid {
         executor.for_each_chunk(&mut self.sorted_forces, chunk_len, |start, chunk| {
             let (mut chunk_neighbours, mut chunk_candidates) = (0u64, 0u64);
             // Boids come in cell order, and every boid of a cell has the same runs.
-            let mut cell_runs = (u32::MAX, [Run::default(); 6], 0);
+            let mut cell_runs = (u32::MAX, [Run::default(); MAX_RUNS], 0);
             // Sums for a block of boids first, then their forces: the forces' square roots and
             // divisions are long chains, which overlap when a block of independent boids
             // follows rather than each boid waiting for its own.
@@ -231,7 +234,7 @@ impl Grid {
                         .sum::<u64>();
                 }
                 for ((force, sums), slot) in forces.iter_mut().zip(&block).zip(slots) {
-                    let velocity = Vector::new(sorted.vxs[slot], sorted.vys[slot]);
+                    let velocity = sorted.velocity(slot);
                     let forces = sums.into_forces(velocity, constants);
                     *force = forces.weighted(&sorted_weights[slot]);
                 }
@@ -252,12 +255,32 @@ impl Grid {
 }
 
 impl Sorted<'_> {
+    /// The position of the boid in sorted `slot`.
+    #[inline]
+    fn position(&self, slot: usize) -> Vector {
+        let mut position = Vector::ZERO;
+        for axis in 0..DIMENSIONS {
+            position[axis] = self.coordinates[axis][slot];
+        }
+        position
+    }
+
+    /// The velocity of the boid in sorted `slot`.
+    #[inline]
+    fn velocity(&self, slot: usize) -> Vector {
+        let mut velocity = Vector::ZERO;
+        for axis in 0..DIMENSIONS {
+            velocity[axis] = self.speeds[axis][slot];
+        }
+        velocity
+    }
+
     /// The question of the boid in sorted `slot`.
     #[inline]
     fn query(&self, slot: usize, constants: &StepConstants) -> BoidQuery {
-        let heading = Vector::new(self.vxs[slot], self.vys[slot]).normalize_or_zero();
+        let heading = self.velocity(slot).normalize_or_zero();
         BoidQuery {
-            position: Vector::new(self.xs[slot], self.ys[slot]),
+            position: self.position(slot),
             heading,
             // A boid at rest has no heading and sees all around.
             cos_half_view: constants.cos_half_view.filter(|_| heading != Vector::ZERO),
@@ -267,53 +290,63 @@ impl Sorted<'_> {
         }
     }
 
-    /// The runs of the 3 x 3 cells around `cell`: one per row, or two where a periodic row
-    /// wraps around the seam.
-    fn runs(&self, cell: u32) -> ([Run; 6], usize) {
+    /// The runs of the 3 x 3 (x 3) cells around `cell`: one per row of three cells, or two
+    /// where a periodic row wraps around the seam, in cell order.
+    fn runs(&self, cell: u32) -> ([Run; MAX_RUNS], usize) {
         let layout = self.layout;
-        let (column, row) = (cell % layout.columns, cell / layout.columns);
-        let mut runs = [Run::default(); 6];
+        let centre = layout.coordinates_of(cell);
+        let column = centre[0];
+        let mut runs = [Run::default(); MAX_RUNS];
         let mut count = 0;
-        let mut push = |row: u32, first: u32, last: u32, offset: Vector| {
-            let (start, end) = cell_run(layout, self.cell_start, row, first, last);
+        let mut push = |row_start: u32, first: u32, last: u32, offset: Vector| {
+            let (start, end) = cell_run(self.cell_start, row_start, first, last);
             if start < end {
                 runs[count] = Run { start, end, offset };
                 count += 1;
             }
         };
-        for row_step in [-1i64, 0, 1] {
-            let Some((row, y_seam)) = neighbour_row(layout, row, row_step) else {
-                continue;
-            };
-            let offset_y = y_seam * layout.world_size.y;
-            let last_column = layout.columns - 1;
+        'rows: for row in 0..STENCIL_ROWS {
+            // The row's step along each axis above x (-1, 0, 1), its first cell, and the
+            // offset of the seams it crosses.
+            let mut row_start = 0;
+            let mut offset = Vector::ZERO;
+            for axis in (1..DIMENSIONS).rev() {
+                let step = (row / 3usize.pow(axis as u32 - 1)) % 3;
+                let Some((coordinate, seam)) =
+                    neighbour_cell(layout, axis, centre[axis], step as i64 - 1)
+                else {
+                    continue 'rows;
+                };
+                row_start = row_start * layout.cells[axis] + coordinate;
+                offset[axis] = seam * layout.world_size[axis];
+            }
+            let row_start = row_start * layout.cells[0];
+            let last_column = layout.cells[0] - 1;
+            let mut across = offset;
             if !layout.periodic || (1..last_column).contains(&column) {
                 let first = column.saturating_sub(1);
                 let last = (column + 1).min(last_column);
-                push(row, first, last, Vector::new(0.0, offset_y));
+                push(row_start, first, last, offset);
             } else if column == 0 {
-                push(row, 0, 1, Vector::new(0.0, offset_y));
-                push(
-                    row,
-                    last_column,
-                    last_column,
-                    Vector::new(-layout.world_size.x, offset_y),
-                );
+                push(row_start, 0, 1, offset);
+                across[0] = -layout.world_size[0];
+                push(row_start, last_column, last_column, across);
             } else {
-                push(row, column - 1, column, Vector::new(0.0, offset_y));
-                push(row, 0, 0, Vector::new(layout.world_size.x, offset_y));
+                push(row_start, column - 1, column, offset);
+                across[0] = layout.world_size[0];
+                push(row_start, 0, 0, across);
             }
         }
         (runs, count)
     }
 }
 
-/// The row `step` away from `row`, and which way it crossed the seam (-1, 0, 1); `None` past
-/// the edge of a bounded grid.
+/// The cell `step` away from `coordinate` along `axis`, and which way it crossed the seam
+/// (-1, 0, 1); `None` past the edge of a bounded grid.
 #[inline]
-fn neighbour_row(layout: &Layout, row: u32, step: i64) -> Option<(u32, f32)> {
-    let count = i64::from(layout.rows);
-    let next = i64::from(row) + step;
+fn neighbour_cell(layout: &Layout, axis: usize, coordinate: u32, step: i64) -> Option<(u32, f32)> {
+    let count = i64::from(layout.cells[axis]);
+    let next = i64::from(coordinate) + step;
     if (0..count).contains(&next) {
         Some((next as u32, 0.0))
     } else if layout.periodic {

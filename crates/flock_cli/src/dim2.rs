@@ -1,0 +1,22 @@
+//! `flock`'s kernel paths in 2D: `flock_core`, with the plugin's settings and task-pool
+//! executor. The files under `dim/` are compiled here and again in [`crate::dim3`]: one source
+//! for both dimensions, as `flock_core3d` compiles `flock_core`'s.
+
+pub use bevy_flock::{FlockSettings as Settings, TaskPoolExecutor as PoolExecutor};
+pub use flock_core as kernel;
+
+/// The other dimension, for naming its files when they are given to this one.
+pub use crate::dim3 as other;
+
+#[path = "dim/boids.rs"]
+#[allow(clippy::duplicate_mod)] // compiled once per dimension, on purpose
+pub mod boids;
+#[path = "dim/kernel_bench.rs"]
+#[allow(clippy::duplicate_mod)] // compiled once per dimension, on purpose
+pub mod kernel_bench;
+#[path = "dim/settings.rs"]
+#[allow(clippy::duplicate_mod)] // compiled once per dimension, on purpose
+pub mod settings;
+#[path = "dim/simulate.rs"]
+#[allow(clippy::duplicate_mod)] // compiled once per dimension, on purpose
+pub mod simulate;
