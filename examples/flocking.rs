@@ -1,35 +1,62 @@
-//! Seed 002's flock: 150 boids from the centre, wrapping edges, click to add one (up to 600),
-//! with the tuning panel (`--no-panel` to leave it out).
+//! Seed 002's flock (the Unity port of Processing's *Flocking*): its 20 x 10 world with
+//! borders that jump to the opposite edge, 150 boids from the centre, click to add one (up to
+//! 600); V switches to the seed's first version (50 boids, up to 200) and back (`--first` starts
+//! there). With the tuning panel (`--no-panel` to leave it out).
 
 mod support;
 
 use bevy::prelude::*;
 use bevy_flock::UiWantsInput;
 use bevy_flock::prelude::*;
+use bevy_flock::presets::{UNITY_PIXELS_PER_UNIT, unity_port, unity_port_first};
 
-/// Pixels per unit of seed 002's world: its 10-unit-high world fills a 720-pixel-high window.
-const PIXELS_PER_UNIT: f32 = 72.0;
+/// The seed's boids start at one unit per frame (50 times max speed) until their first step.
+const START_SPEED: f32 = 60.0 * UNITY_PIXELS_PER_UNIT;
 
-/// The flock at start, and what the panel's Reset respawns.
-const START: SpawnBoids = SpawnBoids {
-    count: 150,
-    placement: Placement::At(Vec2::ZERO),
-};
+/// The second version's flock at start, and what the panel's Reset respawns: 150 at the origin.
+const START: SpawnBoids = SpawnBoids::new(150, Placement::At(Vec2::ZERO)).with_speed(START_SPEED);
+
+/// The first version's: 50 at random in x +-9.5, y +-4.5.
+fn first_start() -> SpawnBoids {
+    let corner = Vec2::new(9.5, 4.5) * UNITY_PIXELS_PER_UNIT;
+    SpawnBoids::new(50, Placement::InRect(Rect::from_corners(-corner, corner)))
+        .with_speed(START_SPEED)
+}
 
 fn main() {
+    let version = if std::env::args().any(|argument| argument == "--first") {
+        Version::First
+    } else {
+        Version::Second
+    };
+    let settings = match version {
+        Version::First => unity_port_first(),
+        Version::Second => unity_port(),
+    };
     let mut app = support::example_app("flocking");
-    app.insert_resource(FlockSettings {
-        config: FlockConfig::unity_port().scaled(PIXELS_PER_UNIT),
-        bounds_source: BoundsSource::FollowCamera,
-        max_boids: 600,
-    })
-    .add_plugins(BoidsPlugin::default())
-    .add_plugins(support::HelpLinePlugin(""))
-    .add_systems(Startup, setup)
-    .add_systems(Update, (pause_and_step, cycle_prefab, update_help));
+    app.insert_resource(settings)
+        .insert_resource(ClickToSpawn {
+            speed: Some(START_SPEED),
+            ..default()
+        })
+        .insert_resource(version)
+        .add_plugins(BoidsPlugin::default())
+        .add_plugins(support::HelpLinePlugin(""))
+        .add_systems(Startup, setup)
+        .add_systems(
+            Update,
+            (pause_and_step, cycle_prefab, switch_version, update_help),
+        );
     let panel = support::add_panel(&mut app, true, START);
     app.insert_resource(PanelKey(if panel { "   F1: panel" } else { "" }));
     app.run();
+}
+
+/// Which of seed 002's two versions runs.
+#[derive(Resource, Clone, Copy, PartialEq, Eq)]
+enum Version {
+    First,
+    Second,
 }
 
 /// The sprite prefabs the P key cycles through.
@@ -43,7 +70,12 @@ struct Prefabs {
 #[derive(Resource)]
 struct PanelKey(&'static str);
 
-fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<BoidPrefab>) {
+fn setup(
+    mut commands: Commands,
+    assets: Res<AssetServer>,
+    version: Res<Version>,
+    mut prefab: ResMut<BoidPrefab>,
+) {
     commands.spawn(Camera2d);
     let all = vec![
         BoidPrefab {
@@ -67,7 +99,10 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<Bo
     ];
     *prefab = all[0].clone();
     commands.insert_resource(Prefabs { all, current: 0 });
-    commands.queue(START);
+    commands.queue(match *version {
+        Version::First => first_start(),
+        Version::Second => START,
+    });
 }
 
 fn pause_and_step(
@@ -87,6 +122,33 @@ fn pause_and_step(
     }
 }
 
+/// V: the other version, from its own start.
+fn switch_version(
+    mut commands: Commands,
+    keys: Res<ButtonInput<KeyCode>>,
+    ui: Res<UiWantsInput>,
+    mut version: ResMut<Version>,
+    mut settings: ResMut<FlockSettings>,
+    boids: Query<Entity, With<Boid>>,
+) {
+    if !keys.just_pressed(KeyCode::KeyV) || ui.keyboard {
+        return;
+    }
+    for boid in &boids {
+        commands.entity(boid).despawn();
+    }
+    *version = match *version {
+        Version::First => Version::Second,
+        Version::Second => Version::First,
+    };
+    let (new_settings, start) = match *version {
+        Version::First => (unity_port_first(), first_start()),
+        Version::Second => (unity_port(), START),
+    };
+    *settings = new_settings;
+    commands.queue(start);
+}
+
 fn cycle_prefab(
     keys: Res<ButtonInput<KeyCode>>,
     ui: Res<UiWantsInput>,
@@ -102,14 +164,19 @@ fn cycle_prefab(
 /// The one-line help, with the boid count and whether the flock is paused.
 fn update_help(
     settings: Res<FlockSettings>,
+    version: Res<Version>,
     clock: Res<FlockClock>,
     panel_key: Res<PanelKey>,
     boids: Query<(), With<Boid>>,
     mut help: ResMut<support::HelpLine>,
 ) {
     let state = if clock.is_paused() { "  [paused]" } else { "" };
+    let version = match *version {
+        Version::First => 1,
+        Version::Second => 2,
+    };
     let text = format!(
-        "click: add a boid ({}/{})   space: pause   N: one step   P: next sprite{}{state}",
+        "V: version {version}   click: add ({}/{})   space: pause   N: step   P: sprite{}{state}",
         boids.iter().count(),
         settings.max_boids,
         panel_key.0

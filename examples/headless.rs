@@ -18,8 +18,8 @@ use bevy_flock::prelude::*;
 const PREY: u32 = 0;
 const PREDATOR: u32 = 1;
 const PREDATORS: usize = 12;
-/// Fixed steps per second of simulated time.
-const HZ: f64 = 60.0;
+/// Fixed steps per second of simulated time: the plugin's rate.
+const HZ: f64 = BoidsPlugin::STEPS_PER_SECOND;
 const REPORT_EVERY: u64 = 100;
 
 fn main() {
@@ -50,9 +50,9 @@ fn main() {
                 max_look_ahead: 1.0,
             }],
         })
-        // Every update is one fixed step of 1/60 s, however long it takes on the wall clock:
-        // a batch run goes as fast as the machine allows and replays exactly from its seed.
-        .insert_resource(Time::<Fixed>::from_hz(HZ))
+        // Every update is one fixed step (the plugin runs 60 a second), however long it takes
+        // on the wall clock: a batch run goes as fast as the machine allows and replays exactly
+        // from its seed.
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
             1.0 / HZ,
         )))

@@ -1,49 +1,35 @@
-//! Seed 000 (*The Nature of Code*, 6.11): 100 vehicles that keep apart (separation only) and
-//! seek the mouse. Shiffman's numbers (max speed 3 and max force 0.2 per frame, separation at
-//! twice the vehicle's size, separation weighted 1.5 and seek 0.5), per second at 60 fps and
-//! doubled for a 1280x720 window.
+//! Seed 000 (*The Nature of Code*, 6.11): 100 vehicles in the document's 320 x 240 sketch,
+//! shown three times as large (the frame), keeping apart (the document's `separate()`, within
+//! its 20 pixels) and seeking the mouse. Max speed 3 and max force 0.2 per frame and the
+//! weights 1.5 (separation) and 0.5 (seek) are *The Nature of Code*'s, not this document's.
 
 mod support;
 
 use bevy::prelude::*;
 use bevy_flock::prelude::*;
+use bevy_flock::presets::nature_of_code;
 
-/// Shiffman's sketch is 640 pixels wide; this window is twice that.
-const SCALE: f32 = 2.0;
-const FPS: f32 = 60.0;
 const VEHICLES: usize = 100;
 
 fn main() {
-    let config = FlockConfig {
-        separation_radius: 2.0 * 6.0 * SCALE,
-        weights: RuleWeights {
-            separation: 1.5,
-            alignment: 0.0,
-            cohesion: 0.0,
-        },
-        max_speed: 3.0 * FPS * SCALE,
-        max_force: 0.2 * FPS * FPS * SCALE,
-        speed_mode: SpeedMode::Clamp { min_speed: 0.0 },
-        // The sketch has no walls: seeking keeps the vehicles on screen; bounce is a backstop.
-        edges: EdgeMode::Bounce,
-        ..FlockConfig::processing()
-    };
     let mut app = support::example_app("nature_of_code");
-    app.insert_resource(FlockSettings {
-        config,
-        bounds_source: BoundsSource::FollowCamera,
-        max_boids: 100,
-    })
-    .insert_resource(ClickToSpawn {
-        enabled: false,
-        ..default()
-    })
-    .add_plugins(BoidsPlugin::default())
-    .add_plugins(support::HelpLinePlugin(
-        "move the mouse: 100 vehicles seek it and keep apart (separation + seek)",
-    ))
-    .add_systems(Startup, setup)
-    .add_systems(Update, (seek_with_new_vehicles, follow_the_mouse).chain());
+    app.insert_resource(nature_of_code())
+        .insert_resource(ClickToSpawn {
+            enabled: false,
+            ..default()
+        })
+        .add_plugins(BoidsPlugin::default())
+        .add_plugins(support::HelpLinePlugin(
+            "move the mouse: 100 vehicles seek it and keep apart (separation + seek)",
+        ))
+        .add_systems(Startup, setup)
+        .add_systems(
+            Update,
+            (
+                (seek_with_new_vehicles, follow_the_mouse).chain(),
+                draw_sketch_frame,
+            ),
+        );
     let reset = SpawnBoids::new(VEHICLES, Placement::RandomInBounds);
     support::add_panel(&mut app, false, reset);
     app.run();
@@ -79,4 +65,14 @@ fn follow_the_mouse(cursor: Res<CursorWorldPosition>, mut seekers: Query<&mut Se
     for mut seek in &mut seekers {
         seek.target = Target::Point(target);
     }
+}
+
+/// The sketch's 320 x 240 frame: the vehicles bounce off it.
+fn draw_sketch_frame(settings: Res<FlockSettings>, mut gizmos: Gizmos) {
+    let bounds = settings.config.bounds;
+    gizmos.rect_2d(
+        Isometry2d::from_translation(bounds.center()),
+        bounds.size(),
+        Color::srgba(1.0, 1.0, 1.0, 0.25),
+    );
 }

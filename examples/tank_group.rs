@@ -1,26 +1,22 @@
-//! Seed 002, second part: groups of tanks. Each tank turns at most 60 degrees a second and
-//! heads for its group's target while keeping its distance from mates and moving with them
-//! (the seed's keep, target and move weights), and brakes to a stop near the target. A click
-//! sets the selected group's target; Tab selects the next group. Yellow lines join each tank to
-//! the mates it is keeping its distance from, as the seed's `Debug.DrawLine` does.
+//! Seed 004's tank group (the Unity `TankGroup` and `TankBehaviour`): three groups of eight
+//! tanks. Each tank heads for its group's target, keeps apart from the tanks near it and moves
+//! with them (the seed's keep, target and move weights), eases to a stop near the target, and
+//! drives as the seed's `Drive` does: it turns at most 20 degrees a second (at the full rate when
+//! the target is behind it), slows while turning, and reverses when the way it wants to go is
+//! well behind it. A click sets the selected group's target; Tab selects the next group. Yellow
+//! lines join each tank to the mates it is keeping its distance from, as the seed's
+//! `Debug.DrawLine` does.
+//!
+//! One scale throughout: 10 pixels per Unity unit (`presets::TANK_PIXELS_PER_UNIT`), so the
+//! seed's speed of 5 is 50 px/s and its keep distance of 10 is 100 px.
 
 mod support;
 
 use bevy::prelude::*;
 use bevy_flock::flock_core::NeighbourIndex;
 use bevy_flock::prelude::*;
+use bevy_flock::presets::{TANK_PIXELS_PER_UNIT, tank_group, tank_group_params};
 use bevy_flock::{FlockBuffers, UiWantsInput};
-
-/// Seed 002's group numbers (keep distance 10, close distance 20 at a tank's scale of about
-/// 2 units), in pixels for tanks 28 pixels long.
-const GROUP: GroupParams = GroupParams {
-    keep_distance: 70.0,
-    keep_weight: 1.0,
-    target_close_distance: 140.0,
-    target_weight: 1.25,
-    move_weight: 0.8,
-    stop_distance: 60.0,
-};
 
 const GROUP_COLOURS: [Color; 3] = [
     Color::srgb(0.95, 0.55, 0.35),
@@ -29,42 +25,25 @@ const GROUP_COLOURS: [Color; 3] = [
 ];
 
 fn main() {
-    let config = FlockConfig {
-        // Tanks don't flock: the group behaviour moves them.
-        weights: RuleWeights {
-            separation: 0.0,
-            alignment: 0.0,
-            cohesion: 0.0,
-        },
-        separation_radius: GROUP.keep_distance,
-        alignment_radius: GROUP.keep_distance,
-        cohesion_radius: GROUP.keep_distance,
-        edges: EdgeMode::Bounce,
-        ..FlockConfig::processing()
-    };
     let mut app = support::example_app("tank_group");
-    app.insert_resource(FlockSettings {
-        config,
-        bounds_source: BoundsSource::FollowCamera,
-        max_boids: 100,
-    })
-    .insert_resource(ClickToSpawn {
-        enabled: false,
-        ..default()
-    })
-    .add_plugins(BoidsPlugin::default())
-    .add_plugins(support::HelpLinePlugin(""))
-    .add_systems(Startup, setup)
-    .add_systems(
-        Update,
-        (
-            select_group,
-            set_target,
-            draw_targets,
-            draw_mate_lines,
-            update_help,
-        ),
-    );
+    app.insert_resource(tank_group())
+        .insert_resource(ClickToSpawn {
+            enabled: false,
+            ..default()
+        })
+        .add_plugins(BoidsPlugin::default())
+        .add_plugins(support::HelpLinePlugin(""))
+        .add_systems(Startup, setup)
+        .add_systems(
+            Update,
+            (
+                select_group,
+                set_target,
+                draw_targets,
+                draw_mate_lines,
+                update_help,
+            ),
+        );
     // The panel's Reset clears the scene and spawns plain boids.
     let reset = SpawnBoids::new(24, Placement::RandomInBounds);
     support::add_panel(&mut app, false, reset);
@@ -96,27 +75,35 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
         let group = commands
             .spawn(BoidGroup {
                 target,
-                params: GROUP,
+                params: tank_group_params(),
             })
             .id();
         groups.push(group);
+        // Seed 004's tank: 5 units a second, 20 degrees a second.
+        let unity = DriveParams::default();
+        let drive = DriveParams {
+            move_speed: unity.move_speed * TANK_PIXELS_PER_UNIT,
+            ..unity
+        };
+        // Facing across the screen towards their target's side, not at the target itself.
+        let facing = if target.x > start.x {
+            Vec2::X
+        } else {
+            -Vec2::X
+        };
         for i in 0..8 {
             let offset = Vec2::new((i % 4) as f32, (i / 4) as f32) * 40.0;
             commands.spawn((
                 Boid,
-                GroupMember::new(group),
+                GroupMember::new(group, drive).facing(facing),
+                // The group drives the tank; reversing reaches up to 8 times the speed.
                 MotionLimits {
-                    max_speed: 90.0,
-                    max_force: 5_000.0,
+                    max_speed: 8.0 * drive.move_speed,
+                    max_force: 1.0,
                     mass: 1.0,
                 },
-                // Seed 002 turns at 20 degrees a second; 60 keeps a U-turn under 3 seconds.
-                TurnRate {
-                    max_turn_rate: 60f32.to_radians(),
-                    max_acceleration: 120.0,
-                },
-                Transform::from_translation((start + offset).extend(1.0)),
-                Velocity(Vec2::X * 1.0),
+                Transform::from_translation((start + offset).extend(1.0))
+                    .with_rotation(Quat::from_rotation_arc_2d(Vec2::X, facing)),
                 Sprite {
                     image: sprite.clone(),
                     color: colour,
@@ -178,6 +165,7 @@ fn draw_mate_lines(
     mut candidates: Local<Vec<u32>>,
     mut gizmos: Gizmos,
 ) {
+    let keep_distance = tank_group_params().keep_distance;
     let colour = Color::srgba(1.0, 0.9, 0.2, 0.5);
     for (boid, &entity) in buffers.entities().iter().enumerate() {
         let Ok(member) = members.get(entity) else {
@@ -186,12 +174,12 @@ fn draw_mate_lines(
         let at = buffers.positions()[boid];
         buffers
             .index()
-            .candidates(at, GROUP.keep_distance, &mut candidates);
+            .candidates(at, keep_distance, &mut candidates);
         for &other in candidates.iter() {
             let other = other as usize;
             let mate_at = buffers.positions()[other];
             let is_mate = other != boid
-                && at.distance(mate_at) < GROUP.keep_distance
+                && at.distance(mate_at) < keep_distance
                 && members
                     .get(buffers.entities()[other])
                     .is_ok_and(|mate| mate.group == member.group);

@@ -26,8 +26,6 @@ const GROUP: GroupParams = GroupParams {
 
 /// Seed 004's `TankBehaviour`: moveSpeed 5.
 const MOVE_SPEED: f32 = 5.0;
-/// Seed 004's `TankBehaviour`: rotateSpeed 20 (degrees a second).
-const ROTATE_SPEED_DEGREES: f32 = 20.0;
 
 /// The ground the tanks drive on, units from the centre to each side.
 const GROUND_HALF: f32 = 70.0;
@@ -169,15 +167,13 @@ fn setup(
             commands
                 .spawn((
                     Boid,
-                    GroupMember::new(group),
+                    // Seed 004's Drive: 5 units a second, turning at most 20 degrees a second.
+                    GroupMember::new(group, DriveParams::default()).facing(Vec3::X),
+                    // The group drives the tank; reversing reaches up to 8 times the speed.
                     MotionLimits {
-                        max_speed: MOVE_SPEED,
-                        max_force: 1_000.0,
+                        max_speed: 8.0 * MOVE_SPEED,
+                        max_force: 1.0,
                         mass: 1.0,
-                    },
-                    TurnRate {
-                        max_turn_rate: ROTATE_SPEED_DEGREES.to_radians(),
-                        max_acceleration: 10.0,
                     },
                     Transform::from_translation(start + offset),
                     Velocity(Vec3::X * 0.1),

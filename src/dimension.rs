@@ -79,6 +79,16 @@ pub(crate) fn face_velocity(
         });
 }
 
+/// The rotation that faces `heading` upright: about z in 2D; in 3D forward (-z) along it with
+/// +y up (a tank's heading lies on the ground). `None` for no direction.
+pub(crate) fn heading_rotation(heading: Vector) -> Option<Quat> {
+    let heading = heading.try_normalize()?;
+    #[cfg(not(flock_3d))]
+    return Some(Quat::from_rotation_arc_2d(Vec2::X, heading));
+    #[cfg(flock_3d)]
+    return Some(Transform::default().looking_to(heading, Vec3::Y).rotation);
+}
+
 /// How fast a boid rolls towards level (or its bank), radians per second: a boid that comes
 /// out of a vertical climb upside down rolls upright in half a second rather than flipping in
 /// one step.

@@ -18,6 +18,7 @@ mod plugin;
 mod pointer;
 #[cfg(feature = "render")]
 mod prefab;
+pub mod presets;
 mod rng;
 mod settings;
 mod spawn;
@@ -25,7 +26,8 @@ mod steer;
 
 pub use behaviours::{
     Arrive, AvoidObstacles, AvoidWalls, BoidGroup, Evade, Flee, GroupMember, Hunt, MotionLimits,
-    Obstacle, Pursue, Seek, Species, SpeciesRelations, SteeringForce, Target, TurnRate, Wander,
+    Obstacle, Pursue, Seek, SightFlock, Species, SpeciesRelations, SteeringForce, Target, TurnRate,
+    Wander,
 };
 pub use clock::FlockClock;
 pub use components::{Acceleration, Boid, SteeringWeights, Velocity};
@@ -55,10 +57,12 @@ pub mod prelude {
     pub use crate::Banking;
     #[cfg(all(feature = "render", not(flock_3d)))]
     pub use crate::FlockCamera;
+    #[cfg(all(feature = "render", not(flock_3d)))]
+    pub use crate::FlockCamera;
     pub use crate::{
         Acceleration, Arrive, AvoidObstacles, AvoidWalls, Boid, BoidGroup, BoidsPlugin,
         BoundsSource, Evade, Flee, FlockClock, FlockRng, FlockSettings, FlockSystems, GroupMember,
-        Hunt, MotionLimits, Obstacle, Placement, Pursue, Seek, SpawnBoids, Species,
+        Hunt, MotionLimits, Obstacle, Placement, Pursue, Seek, SightFlock, SpawnBoids, Species,
         SpeciesRelations, SteeringForce, SteeringWeights, Target, TurnRate, Velocity, Wander,
     };
     #[cfg(feature = "render")]
@@ -66,6 +70,8 @@ pub mod prelude {
     #[cfg(all(feature = "render", flock_3d))]
     pub use crate::{bird_mesh, fish_mesh};
     pub use flock_core::Vector;
-    pub use flock_core::steering::{GroupParams, WanderHome, WanderParams};
+    pub use flock_core::steering::{
+        DriveParams, GroupParams, SightParams, WanderHome, WanderParams,
+    };
     pub use flock_core::{EdgeMode, FlockConfig, ForceLimit, IndexKind, RuleWeights, SpeedMode};
 }

@@ -107,7 +107,7 @@ mod tests {
 
     use bevy::asset::io::AssetReaderError;
     use bevy::asset::{AssetLoadError, AssetPlugin};
-    use bevy::image::ImagePlugin;
+    use bevy::image::{CompressedImageFormats, ImageLoader, ImagePlugin};
 
     use super::*;
     use crate::{BoidPrefab, BoidsPlugin, Placement, spawn_boids};
@@ -166,6 +166,9 @@ mod tests {
             ImagePlugin::default(),
             BoidsPlugin::default(),
         ));
+        // The renderer registers the image loader (Bevy's image plugin only announces it, and
+        // loads wait for it); a test without one registers it itself.
+        app.register_asset_loader(ImageLoader::new(CompressedImageFormats::NONE));
         app.finish();
         app.cleanup();
         let image: Handle<Image> = app

@@ -4,7 +4,7 @@ use bevy::ecs::intern::Interned;
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
 
-use crate::behaviours::add_behaviours;
+use crate::behaviours::{add_behaviours, face_group_heading};
 use crate::clock::{FlockClock, flock_is_stepping, tick_clock};
 use crate::components::{Acceleration, Boid, SteeringWeights, Velocity};
 use crate::dimension::face_velocity;
@@ -59,11 +59,16 @@ pub enum FlockSystems {
 /// Registers the components, inserts the resources ([`FlockSettings`], [`FlockRng`],
 /// [`FlockClock`]; with the `render` feature also `BoidPrefab`, `ClickToSpawn` and
 /// `UiWantsInput`; ones you inserted before are kept) and runs [`FlockSystems`] in
-/// `FixedUpdate`.
+/// `FixedUpdate`, which it sets to [`BoidsPlugin::STEPS_PER_SECOND`] (60) steps a second: the
+/// source documents step once a frame at 60 frames per second, and the presets convert their
+/// per-frame numbers at that rate, so a preset stepped at 1/60 s moves as its document does per
+/// frame (Bevy's own default is 64). [`BoidsPlugin::with_step_rate`] chooses another rate, or
+/// none.
 #[derive(Debug, Clone)]
 pub struct BoidsPlugin {
     schedule: Interned<dyn ScheduleLabel>,
     seed: u64,
+    step_rate: Option<f64>,
 }
 
 impl Default for BoidsPlugin {
@@ -79,7 +84,21 @@ impl BoidsPlugin {
         Self {
             schedule: schedule.intern(),
             seed: 0,
+            step_rate: Some(Self::STEPS_PER_SECOND),
         }
+    }
+
+    /// The fixed steps per second the plugin sets by default: the source documents' frame
+    /// rate, at which the presets' per-frame numbers were converted.
+    pub const STEPS_PER_SECOND: f64 = 60.0;
+
+    /// Sets `FixedUpdate` to `steps_per_second` when the plugin is built (60 by default);
+    /// `None` leaves `Time<Fixed>` as it is (yours, or Bevy's 64). Only used when the flock
+    /// runs in `FixedUpdate`; a rate that is not a finite positive number is refused with an
+    /// error in the log.
+    pub fn with_step_rate(mut self, steps_per_second: Option<f64>) -> Self {
+        self.step_rate = steps_per_second;
+        self
     }
 
     /// Seeds the flock's random number generator (0 by default), so a run can be replayed.
@@ -138,6 +157,16 @@ impl Plugin for BoidsPlugin {
             app.insert_resource(ActiveFlockSettings(settings));
         }
 
+        if let Some(rate) = self.step_rate
+            && self.schedule == FixedUpdate.intern()
+        {
+            if rate.is_finite() && rate > 0.0 {
+                app.insert_resource(Time::<Fixed>::from_hz(rate));
+            } else {
+                error!("bevy_flock: a step rate of {rate} per second is not valid; left as it was");
+            }
+        }
+
         add_behaviours(app, self.schedule, FlockSystems::Behaviours);
 
         app.add_systems(Update, follow_camera_bounds);
@@ -168,6 +197,9 @@ impl Plugin for BoidsPlugin {
                 integrate_boids.in_set(FlockSystems::Integrate),
                 apply_boid_edges.in_set(FlockSystems::Edges),
                 face_velocity.in_set(FlockSystems::TransformSync),
+                face_group_heading
+                    .in_set(FlockSystems::TransformSync)
+                    .after(face_velocity),
             ),
         );
     }

@@ -10,13 +10,15 @@ use crate::dimension::{WorldCamera, cursor_in_world};
 use crate::spawn::{Placement, SpawnBoids};
 
 /// Whether a click adds a boid at the cursor (seed 002), and with which button.
-#[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Resource, Debug)]
 pub struct ClickToSpawn {
     /// Off: clicks are left to the app.
     pub enabled: bool,
     /// The button that spawns.
     pub button: MouseButton,
+    /// The new boid's speed, as [`SpawnBoids::speed`]; `None`: the flock's max speed.
+    pub speed: Option<f32>,
 }
 
 impl Default for ClickToSpawn {
@@ -24,6 +26,7 @@ impl Default for ClickToSpawn {
         Self {
             enabled: true,
             button: MouseButton::Left,
+            speed: None,
         }
     }
 }
@@ -80,6 +83,9 @@ pub(crate) fn spawn_on_click(
         return;
     }
     if let Some(position) = cursor.0 {
-        commands.queue(SpawnBoids::new(1, Placement::At(position)));
+        commands.queue(SpawnBoids {
+            speed: click.speed,
+            ..SpawnBoids::new(1, Placement::At(position))
+        });
     }
 }

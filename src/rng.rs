@@ -6,8 +6,8 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 /// The random number generators behind every random choice of the plugin: one for the
 /// simulation (spawn positions, headings, wandering) and one for looks (colours). The same seed,
-/// settings and inputs replay the same run, and the flight does not depend on the look: a
-/// server without the `render` feature and a client with it fly the same flock.
+/// settings and inputs replay the same run, and drawing a boid (a hue for its sprite) never
+/// takes random numbers from the simulation.
 #[derive(Resource, Debug, Clone)]
 pub struct FlockRng {
     seed: u64,

@@ -15,10 +15,14 @@ pub enum Placement {
     RandomInBounds,
     /// All at one point (seed 002 starts its flock at the origin); headings still differ.
     At(Vector),
+    /// Uniformly at random inside a rectangle (seed 002's first version: x in +-9.5, y in
+    /// +-4.5). 2D only: in 3D, `RandomInBounds` with the bounds you want.
+    #[cfg(not(flock_3d))]
+    InRect(Rect),
 }
 
-/// A command that spawns `count` boids with random headings at max speed, without going over
-/// [`FlockSettings::max_boids`]; reaching the cap is logged once per command.
+/// A command that spawns `count` boids with random headings at max speed (or at `speed`),
+/// without going over [`FlockSettings::max_boids`]; reaching the cap is logged once per command.
 ///
 /// ```
 /// use bevy::prelude::*;
@@ -35,12 +39,26 @@ pub struct SpawnBoids {
     pub count: usize,
     /// Where to put them.
     pub placement: Placement,
+    /// Their speed at the start, world units per second; `None`: the flock's max speed. Seed
+    /// 002's boids start with a velocity of one unit per frame (50 times its max speed), which
+    /// its first step renormalises; `Some(60.0)` in its units does the same.
+    pub speed: Option<f32>,
 }
 
 impl SpawnBoids {
-    /// `count` boids placed by `placement`.
-    pub fn new(count: usize, placement: Placement) -> Self {
-        Self { count, placement }
+    /// `count` boids placed by `placement`, at max speed.
+    pub const fn new(count: usize, placement: Placement) -> Self {
+        Self {
+            count,
+            placement,
+            speed: None,
+        }
+    }
+
+    /// The same boids starting at `speed` instead.
+    pub const fn with_speed(mut self, speed: f32) -> Self {
+        self.speed = Some(speed);
+        self
     }
 }
 
@@ -48,7 +66,7 @@ impl Command for SpawnBoids {
     type Out = ();
 
     fn apply(self, world: &mut World) {
-        spawn_boids(world, self.count, self.placement);
+        spawn(world, self);
     }
 }
 
@@ -58,10 +76,34 @@ impl Command for SpawnBoids {
 /// Boids are placed with the current [`FlockSettings`] if they are valid, otherwise with the
 /// last valid ones.
 pub fn spawn_boids(world: &mut World, count: usize, placement: Placement) -> Vec<Entity> {
+    spawn(world, SpawnBoids::new(count, placement))
+}
+
+/// [`spawn_boids`] with the whole command; a speed that is not finite or is negative is
+/// refused with an error, spawning nothing.
+fn spawn(world: &mut World, command: SpawnBoids) -> Vec<Entity> {
+    let SpawnBoids {
+        count,
+        placement,
+        speed,
+    } = command;
+    if let Some(speed) = speed
+        && !(speed.is_finite() && speed >= 0.0)
+    {
+        error!("cannot spawn boids at a speed of {speed}: it must be a finite number, at least 0");
+        return Vec::new();
+    }
     if let Placement::At(point) = placement
         && !point.is_finite()
     {
         error!("cannot spawn boids at {point}: the point is not finite");
+        return Vec::new();
+    }
+    #[cfg(not(flock_3d))]
+    if let Placement::InRect(rect) = placement
+        && !(rect.min.is_finite() && rect.max.is_finite() && rect.min.cmple(rect.max).all())
+    {
+        error!("cannot spawn boids in {rect:?}: it must be finite, with min <= max");
         return Vec::new();
     }
     let requested = world.get_resource_or_init::<FlockSettings>().clone();
@@ -81,6 +123,7 @@ pub fn spawn_boids(world: &mut World, count: usize, placement: Placement) -> Vec
         );
     }
     let config = settings.config;
+    let speed = speed.unwrap_or(config.max_speed);
     #[cfg(feature = "render")]
     let prefab = world
         .get_resource_or_init::<crate::prefab::BoidPrefab>()
@@ -91,13 +134,18 @@ pub fn spawn_boids(world: &mut World, count: usize, placement: Placement) -> Vec
             let position = match placement {
                 Placement::RandomInBounds => random_point(&config.bounds, rng.rng()),
                 Placement::At(point) => point,
+                #[cfg(not(flock_3d))]
+                Placement::InRect(rect) => Vec2::new(
+                    rng.rng().random_range(rect.min.x..=rect.max.x),
+                    rng.rng().random_range(rect.min.y..=rect.max.y),
+                ),
             };
             // Uniform on the circle (2D) or the sphere (3D).
             let heading = random_direction(rng.rng());
             let boid = (
                 Boid,
                 Transform::from_translation(translation_of(position)),
-                Velocity(heading * config.max_speed),
+                Velocity(heading * speed),
             );
             // The look comes in the same batch (rather than from the observer on new boids),
             // so a large spawn moves each boid between tables once and queues no command per

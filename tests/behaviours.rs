@@ -64,6 +64,7 @@ fn arrive_at_an_entity_stops_there_without_overshoot() {
                 target: Target::Entity(marker),
                 slow_radius: 150.0,
                 weight: 1.0,
+                speed: None,
             },
         ))
         .id();
@@ -239,7 +240,7 @@ fn wall_avoidance_keeps_boids_inside_free_bounds() {
 }
 
 #[test]
-fn tanks_turn_no_faster_than_their_rate_and_the_group_stops_at_its_target() {
+fn tanks_drive_turning_no_faster_than_their_rate_and_the_group_stops_at_its_target() {
     let mut app = app_with(no_flocking());
     let target = Vec2::new(200.0, 100.0);
     let params = GroupParams {
@@ -248,53 +249,59 @@ fn tanks_turn_no_faster_than_their_rate_and_the_group_stops_at_its_target() {
         target_close_distance: 120.0,
         target_weight: 1.25,
         move_weight: 0.8,
-        stop_distance: 60.0,
+        // Room for six tanks 40 apart inside the stop circle.
+        stop_distance: 100.0,
     };
     let group = app.world_mut().spawn(BoidGroup { target, params }).id();
-    let turn = TurnRate {
-        max_turn_rate: 2.0,
-        max_acceleration: 100.0,
+    let drive = DriveParams {
+        move_speed: 80.0,
+        rotate_speed: 2.0,
     };
+    // Facing away from the target: they turn (at the full rate) and reverse first.
     let tanks: Vec<Entity> = (0..6)
         .map(|i| {
             app.world_mut()
                 .spawn((
                     Boid,
                     MotionLimits {
-                        max_speed: 80.0,
+                        max_speed: 8.0 * drive.move_speed,
                         ..VEHICLE
                     },
-                    turn,
-                    GroupMember::new(group),
+                    GroupMember::new(group, drive).facing(Vec2::new(-1.0, -0.2)),
                     Transform::from_xyz(
                         -200.0 + (i % 3) as f32 * 25.0,
                         -100.0 + (i / 3) as f32 * 25.0,
                         0.0,
                     ),
-                    Velocity(Vec2::new(0.0, -10.0)),
                 ))
                 .id()
         })
         .collect();
+    let heading =
+        |app: &App, tank: Entity| app.world().get::<GroupMember>(tank).unwrap().state.heading;
+    let mut reversed = false;
     for _ in 0..1_800 {
-        let before: Vec<Vec2> = tanks.iter().map(|&tank| velocity(&app, tank)).collect();
+        let before: Vec<Vec2> = tanks.iter().map(|&tank| heading(&app, tank)).collect();
         let steps_before = app.world().resource::<FlockClock>().steps_taken();
         step(&mut app, 1);
         // The fixed clock may fit two steps (or none) into one update now and then.
         let steps = app.world().resource::<FlockClock>().steps_taken() - steps_before;
-        let max_turn = turn.max_turn_rate / HZ as f32 * steps as f32 + 1e-4;
+        let max_turn = drive.rotate_speed / HZ as f32 * steps as f32 + 1e-4;
         for (&tank, previous) in tanks.iter().zip(before) {
-            let now = velocity(&app, tank);
-            // A heading only means something while the tank moves.
-            if previous.length() > 1e-3 && now.length() > 1e-3 {
-                let turned = previous.angle_to(now).abs();
-                assert!(
-                    turned <= max_turn,
-                    "turned {turned} in {steps} steps: {previous} to {now}"
-                );
-            }
+            let now = heading(&app, tank);
+            let turned = previous.angle_to(now).abs();
+            assert!(turned <= max_turn, "turned {turned} in {steps} steps");
+            // The sprite faces the heading, also when the tank drives backwards.
+            let facing = app.world().get::<Transform>(tank).unwrap().rotation * Vec3::X;
+            assert!(
+                (facing.truncate() - now).length() < 1e-3,
+                "faces {facing}, heads {now}"
+            );
+            let member = app.world().get::<GroupMember>(tank).unwrap();
+            reversed |= member.state.current_speed < 0.0 && velocity(&app, tank).dot(now) < 0.0;
         }
     }
+    assert!(reversed, "no tank ever reversed");
     let positions: Vec<Vec2> = tanks.iter().map(|&tank| position(&app, tank)).collect();
     for (&tank, at) in tanks.iter().zip(&positions) {
         assert!(
@@ -310,11 +317,117 @@ fn tanks_turn_no_faster_than_their_rate_and_the_group_stops_at_its_target() {
     for (i, a) in positions.iter().enumerate() {
         for b in &positions[i + 1..] {
             assert!(
-                a.distance(*b) > params.keep_distance * 0.3,
+                a.distance(*b) > params.keep_distance * 0.2,
                 "{a} and {b} piled up"
             );
         }
     }
+}
+
+#[test]
+fn arrive_seeks_at_its_own_speed_below_the_max() {
+    // Seed 003 seeks at `_speed` and caps at `_maxSpeed`: far from the target, an arriver with
+    // its own speed cruises at it, not at its max speed.
+    let mut app = app_with(no_flocking());
+    let arriver = |speed| {
+        (
+            Boid,
+            VEHICLE,
+            Arrive {
+                target: Target::Point(Vec2::new(5_000.0, 0.0)),
+                slow_radius: 100.0,
+                weight: 1.0,
+                speed,
+            },
+        )
+    };
+    let slow = app.world_mut().spawn(arriver(Some(50.0))).id();
+    let fast = app.world_mut().spawn(arriver(None)).id();
+    step(&mut app, 120);
+    assert!(
+        (velocity(&app, slow).length() - 50.0).abs() < 1e-3,
+        "{}",
+        velocity(&app, slow)
+    );
+    assert!((velocity(&app, fast).length() - VEHICLE.max_speed).abs() < 1e-3);
+}
+
+#[test]
+fn wall_avoidance_pushes_at_its_speed_past_the_force_limit() {
+    // Seed 003 adds the wall push to the velocity after truncating the other steering: a
+    // vehicle whose max force is tiny still turns at a wall within a frame or two.
+    let mut app = app_with(no_flocking());
+    let bounds = app.world().resource::<FlockSettings>().config.bounds;
+    let start = Vec2::new(bounds.max.x - 30.0, 0.0);
+    let boid = app
+        .world_mut()
+        .spawn((
+            Boid,
+            MotionLimits {
+                max_force: 1.0,
+                ..VEHICLE
+            },
+            Transform::from_translation(start.extend(0.0)),
+            Velocity(Vec2::new(200.0, 0.0)),
+            AvoidWalls {
+                look_ahead: 50.0,
+                weight: 1.0,
+            },
+        ))
+        .id();
+    step(&mut app, 1);
+    // The probe 50 ahead is past the wall: one frame's push of max speed (200) cancels the
+    // 200 px/s towards the wall.
+    assert!(
+        velocity(&app, boid).x.abs() < 1e-3,
+        "{}",
+        velocity(&app, boid)
+    );
+}
+
+#[test]
+fn sight_flock_follows_the_document_through_the_plugin() {
+    // Two boids; the one behind sees the one in front, which sees nothing. Zero flocking
+    // weights: only seed 001's rules act.
+    let mut app = app_with(no_flocking());
+    let params = SightParams {
+        in_sight: 200.0,
+        too_close: 60.0,
+    };
+    let limits = MotionLimits {
+        max_speed: 100.0,
+        max_force: 1e6,
+        mass: 1.0,
+    };
+    let spawn = |app: &mut App, at: Vec2, velocity: Vec2| {
+        app.world_mut()
+            .spawn((
+                Boid,
+                limits,
+                Transform::from_translation(at.extend(0.0)),
+                Velocity(velocity),
+                SightFlock {
+                    params,
+                    weight: 1.0,
+                },
+            ))
+            .id()
+    };
+    let behind = spawn(&mut app, Vec2::ZERO, Vec2::new(50.0, 0.0));
+    let front = spawn(&mut app, Vec2::new(100.0, 30.0), Vec2::new(0.0, 50.0));
+    step(&mut app, 1);
+    // The front boid saw nobody: it keeps its velocity.
+    assert_eq!(velocity(&app, front), Vec2::new(0.0, 50.0));
+    // The one behind: seek (100, 30) at 100 px/s, and steer by ((50, 0) + (0, 50)) - (50, 0),
+    // both as velocity changes per response time; one frame of it, then the speed limit.
+    let seek = Vec2::new(100.0, 30.0).normalize() * 100.0 - Vec2::new(50.0, 0.0);
+    let align = Vec2::new(0.0, 50.0);
+    let expected = (Vec2::new(50.0, 0.0) + seek + align).clamp_length_max(100.0);
+    assert!(
+        (velocity(&app, behind) - expected).length() < 1e-2,
+        "{} vs {expected}",
+        velocity(&app, behind)
+    );
 }
 
 /// Mean unit heading of the boids of one species.

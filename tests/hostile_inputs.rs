@@ -178,6 +178,7 @@ fn behaviour_components_with_hostile_values_poison_no_one() {
         target: Target::Point(Vec2::splat(1e30)),
         slow_radius: nan,
         weight: -1e30,
+        speed: Some(nan),
     });
     near(world).insert(Flee {
         threats: vec![bad_point, Target::Entity(Entity::PLACEHOLDER)],
@@ -192,7 +193,7 @@ fn behaviour_components_with_hostile_values_poison_no_one() {
             home: Some(WanderHome {
                 centre: Vec2::splat(nan),
                 radius: -1.0,
-                pull_back: inf,
+                pull_back_speed: inf,
             }),
         },
         weight: 1.0,
@@ -241,12 +242,16 @@ fn behaviour_components_with_hostile_values_poison_no_one() {
             },
         })
         .id();
+    let wild = DriveParams {
+        move_speed: inf,
+        rotate_speed: nan,
+    };
     for _ in 0..3 {
-        near(world).insert(GroupMember::new(group));
+        near(world).insert(GroupMember::new(group, wild));
     }
-    // A member of a group that isn't one, and a group member whose own speed is NaN.
-    near(world).insert(GroupMember::new(flock[2]));
-    near(world).insert(GroupMember { group, speed: nan });
+    // A member of a group that isn't one, and a group member whose own heading is NaN.
+    near(world).insert(GroupMember::new(flock[2], DriveParams::default()));
+    near(world).insert(GroupMember::new(group, DriveParams::default()).facing(Vec2::NAN));
     near(world).insert(MotionLimits {
         max_speed: 1e38,
         max_force: nan,
@@ -301,8 +306,10 @@ fn behaviour_components_with_hostile_values_poison_no_one() {
 
 #[test]
 fn spawn_commands_with_hostile_values_spawn_what_they_can() {
-    let mut settings = FlockSettings::default();
-    settings.max_boids = 500;
+    let settings = FlockSettings {
+        max_boids: 500,
+        ..FlockSettings::default()
+    };
     let mut app = create_app(settings, 23);
     // An absurd count stops at the cap instead of allocating for it.
     app.world_mut()
@@ -336,7 +343,12 @@ fn boids_placed_far_outside_come_back_in_every_edge_mode() {
     // Other code may put a boid anywhere, even where its coordinates are not finite: wrap and
     // bounce bring it inside in one step; without edges it keeps its finite place and a
     // coordinate that is not finite comes back to the bounds' centre.
-    for edges in [EdgeMode::Wrap, EdgeMode::Bounce, EdgeMode::Free] {
+    for edges in [
+        EdgeMode::Wrap,
+        EdgeMode::Jump,
+        EdgeMode::Bounce,
+        EdgeMode::Free,
+    ] {
         let mut settings = FlockSettings::default();
         settings.config.edges = edges;
         settings.config.wrap_neighbours = true;

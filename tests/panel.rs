@@ -47,7 +47,7 @@ fn saved_settings_load_back_equal() {
 
     // Every built-in preset survives the trip too.
     for preset in builtin_presets() {
-        let settings = FlockSettings::from_config((preset.config)());
+        let settings = (preset.settings)();
         save_settings(&path, &settings).unwrap();
         assert_eq!(load_settings(&path).unwrap(), settings, "{}", preset.name);
     }

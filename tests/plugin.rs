@@ -18,6 +18,27 @@ fn each_update_is_one_flock_step() {
     );
 }
 
+/// Bounds that follow a camera, where there is none (a server; without the `render` feature
+/// there is not even the camera type): the bounds stay as set and the flock keeps stepping.
+#[test]
+fn following_a_camera_without_one_keeps_the_bounds() {
+    let settings = FlockSettings {
+        bounds_source: BoundsSource::FollowCamera,
+        ..default()
+    };
+    let bounds = settings.config.bounds;
+    let mut app = create_app(settings, 2);
+    spawn(&mut app, 20, Placement::RandomInBounds);
+    let before = boid_states(&mut app);
+    step(&mut app, 5);
+    assert_eq!(
+        app.world().resource::<FlockSettings>().config.bounds,
+        bounds
+    );
+    assert_eq!(app.world().resource::<FlockClock>().steps_taken(), 5);
+    assert_ne!(boid_states(&mut app), before);
+}
+
 #[test]
 fn boids_move_and_face_their_velocity() {
     let mut app = create_app(FlockSettings::default(), 1);
@@ -321,4 +342,34 @@ fn spawning_with_bad_input_changes_nothing() {
             .iter()
             .all(|(_, p, v)| valid_bounds.contains(*p) && v.is_finite())
     );
+}
+
+#[test]
+fn the_plugin_steps_at_the_rate_the_presets_were_converted_at() {
+    let timestep = |plugin: BoidsPlugin| {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins).add_plugins(plugin);
+        app.world().resource::<Time<Fixed>>().timestep()
+    };
+    let sixtieth = std::time::Duration::from_secs_f64(1.0 / 60.0);
+    assert_eq!(timestep(BoidsPlugin::default()), sixtieth);
+    assert_eq!(BoidsPlugin::STEPS_PER_SECOND, 60.0);
+    // Left alone on request: Bevy's own default.
+    let bevy_default = Time::<Fixed>::default().timestep();
+    assert_ne!(bevy_default, sixtieth);
+    assert_eq!(
+        timestep(BoidsPlugin::default().with_step_rate(None)),
+        bevy_default
+    );
+    assert_eq!(
+        timestep(BoidsPlugin::default().with_step_rate(Some(30.0))),
+        std::time::Duration::from_secs_f64(1.0 / 30.0)
+    );
+    // A nonsense rate changes nothing.
+    assert_eq!(
+        timestep(BoidsPlugin::default().with_step_rate(Some(f64::NAN))),
+        bevy_default
+    );
+    // Another schedule than FixedUpdate leaves the fixed clock alone.
+    assert_eq!(timestep(BoidsPlugin::new(Update)), bevy_default);
 }

@@ -142,9 +142,8 @@ fn wanderers_after_hand_spawns(own_sprites: bool) -> Vec<BoidState> {
     boid_states(&mut app)
 }
 
-/// Colours come from their own stream: whether a boid draws a hue (with the prefab) or not (own
-/// sprite, or no `render` feature at all) leaves every position and velocity the same, so a
-/// server without sprites and a client with them fly the same flock from one seed.
+/// Colours come from their own stream: whether a boid draws a hue (with the prefab) or not (its
+/// own sprite) leaves every position and velocity the same.
 #[test]
 fn looks_never_change_the_flight() {
     let with_hues = wanderers_after_hand_spawns(false);

@@ -1,23 +1,28 @@
-//! Wall avoidance by look-ahead (seed 003) and avoidance of round obstacles.
+//! Wall avoidance by look-ahead (seed 003) and avoidance of obstacles.
 
 use bevy::prelude::*;
 use flock_core::Vector;
 use flock_core::steering::{Shape, avoid_obstacles as obstacle_force, avoid_walls as wall_force};
 
-use crate::behaviours::{Steerers, SteeringForce, add_forces};
+use crate::behaviours::{MotionLimits, Steerers, SteeringForce, add_forces, vehicle};
+use crate::components::{Acceleration, Velocity};
 use crate::dimension::position_of;
 use crate::settings::ActiveFlockSettings;
 
-/// Look `look_ahead` along the heading and steer inwards when that point is outside the
-/// flock's bounds. Pair it with [`EdgeMode::Free`](flock_core::EdgeMode) (or `Bounce` as a
-/// backstop); the look-ahead must exceed the braking distance to keep a boid inside.
+/// Seed 003's wall avoidance: look `look_ahead` along the heading and, for every wall of the
+/// flock's bounds that point is beyond, push straight inwards, changing the velocity by
+/// `weight x max speed` in one response time (one frame by default). As in seed 003
+/// (`_velocity += wallAvoid()`), the push goes to the acceleration as it is, after the other
+/// behaviours' sum is truncated: neither the max force nor mass limit it, so it wins at a wall.
+/// Seed 003 pushes at its `_speed` per frame, so its weight is `_speed / _maxSpeed` (1 for the
+/// player, 3 for a crowd node). Pair it with [`EdgeMode::Free`](flock_core::EdgeMode) (or
+/// `Bounce` as a backstop).
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
-#[require(SteeringForce)]
 pub struct AvoidWalls {
-    /// How far ahead to look.
+    /// How far ahead to look (seed 003: 50 pixels).
     pub look_ahead: f32,
-    /// How much this force counts in the boid's sum.
+    /// The push per wall, in max speeds per response time.
     pub weight: f32,
 }
 
@@ -85,11 +90,22 @@ impl Obstacle {
     }
 }
 
-pub(crate) fn avoid_walls(settings: Res<ActiveFlockSettings>, mut boids: Steerers<AvoidWalls>) {
+pub(crate) fn avoid_walls(
+    settings: Res<ActiveFlockSettings>,
+    mut boids: Query<(
+        &Transform,
+        &Velocity,
+        Option<&MotionLimits>,
+        &AvoidWalls,
+        &mut Acceleration,
+    )>,
+) {
     let config = &settings.0.config;
-    add_forces(&mut boids, config, |me, behaviour| {
-        Some(behaviour.weight * wall_force(me, &config.bounds, behaviour.look_ahead))
-    });
+    for (transform, velocity, limits, walls, mut acceleration) in &mut boids {
+        let me = vehicle(transform, velocity, limits, config);
+        let speed = walls.weight * me.max_speed;
+        acceleration.0 += wall_force(&me, &config.bounds, walls.look_ahead, speed);
+    }
 }
 
 pub(crate) fn avoid_obstacles(

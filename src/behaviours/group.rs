@@ -1,17 +1,18 @@
-//! Groups moving to a shared target (seed 002's tank group).
+//! Groups driving to a shared target (seed 004's tank group: `TankGroup`, `TankBehaviour`).
 
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
 use flock_core::NeighbourIndex;
 use flock_core::Vector;
-use flock_core::steering::{GroupParams, group_direction, group_speed};
+use flock_core::steering::{
+    DriveParams, DriveState, GroupParams, drive, group_direction, group_speed,
+};
 
-use crate::behaviours::{MotionLimits, SteeringForce, vehicle};
-use crate::components::Velocity;
-use crate::settings::ActiveFlockSettings;
+use crate::components::{Boid, Velocity};
+use crate::dimension::{heading_rotation, position_of};
 use crate::steer::FlockBuffers;
 
-/// A group whose members move together to `target`: put it on an entity of its own and give
+/// A group whose members drive together to `target`: put it on an entity of its own and give
 /// each member a [`GroupMember`] naming that entity. Moving the target moves the group.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default)]
 #[reflect(Component, Debug, PartialEq, Default)]
@@ -22,69 +23,107 @@ pub struct BoidGroup {
     pub params: GroupParams,
 }
 
-/// Membership of a [`BoidGroup`]. A member heads for the group's target, keeps its distance
-/// from mates, moves with them, and brakes to a stop near the target. Mates are found through
-/// the plugin's neighbour index. A member of a despawned group gets no force.
+/// A tank of a [`BoidGroup`], driven as seed 004's `TankBehaviour` drives: it heads for the
+/// group's target, keeps apart from the members near it (found through the plugin's neighbour
+/// index) and moves with them, eases its speed to zero near the target, and `Drive`s: it turns
+/// at most `drive.rotate_speed`, slows while turning, and reverses when the way it wants to go
+/// is well behind it.
+///
+/// Each step the group sets the member's [`Velocity`] (its heading times the speed it drives
+/// at, negative when reversing) and its rotation faces its heading, not its velocity. Flocking
+/// and other behaviours still add their forces to that velocity; a member of a despawned group
+/// is left alone.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
-#[require(SteeringForce)]
 pub struct GroupMember {
     /// The entity holding the [`BoidGroup`].
     pub group: Entity,
-    /// The speed the member is easing towards its wanted one: its own state.
-    pub speed: f32,
+    /// Its cruising speed and fastest turn.
+    pub drive: DriveParams,
+    /// Its heading, speeds and movement: its own state, carried from step to step.
+    pub state: DriveState,
 }
 
 impl GroupMember {
-    /// A member of `group`, at rest.
-    pub fn new(group: Entity) -> Self {
-        Self { group, speed: 0.0 }
+    /// A member of `group` driving with `drive`, at rest, facing +x.
+    pub fn new(group: Entity, drive: DriveParams) -> Self {
+        Self {
+            group,
+            drive,
+            state: DriveState::default(),
+        }
+    }
+
+    /// The same member facing `heading` instead.
+    pub fn facing(mut self, heading: Vector) -> Self {
+        self.state = DriveState::facing(heading);
+        self
     }
 }
 
 pub(crate) fn steer_groups(
     time: Res<Time>,
-    settings: Res<ActiveFlockSettings>,
     buffers: Res<FlockBuffers>,
     groups: Query<&BoidGroup>,
-    mut membership: Local<EntityHashMap<Entity>>,
+    mut snapshot: Local<EntityHashMap<(Entity, Vector)>>,
     mut candidates: Local<Vec<u32>>,
-    mut members: Query<(
-        Entity,
-        &Transform,
-        &Velocity,
-        Option<&MotionLimits>,
-        &mut GroupMember,
-        &mut SteeringForce,
-    )>,
+    mut members: Query<(Entity, &Transform, &mut Velocity, &mut GroupMember), With<Boid>>,
 ) {
-    let config = &settings.0.config;
     let dt = time.delta_secs();
-    membership.clear();
-    membership.extend(
+    // Every member reads the others' movement from before this step, whatever the query order.
+    snapshot.clear();
+    snapshot.extend(
         members
             .iter()
-            .map(|(entity, .., member, _)| (entity, member.group)),
+            .map(|(entity, .., member)| (entity, (member.group, member.state.movement))),
     );
-    for (entity, transform, velocity, limits, mut member, mut force) in &mut members {
+    for (entity, transform, mut velocity, mut member) in &mut members {
         let Ok(group) = groups.get(member.group) else {
             continue;
         };
-        let me = vehicle(transform, velocity, limits, config);
+        let position = position_of(transform.translation);
         buffers
             .index()
-            .candidates(me.position, group.params.keep_distance, &mut candidates);
-        let mates = candidates.iter().filter_map(|&other| {
-            let other = other as usize;
-            let mate = *buffers.entities().get(other)?;
-            (mate != entity && membership.get(&mate) == Some(&member.group))
-                .then(|| (buffers.positions()[other], buffers.velocities()[other]))
-        });
-        let direction = group_direction(me.position, group.target, mates, &group.params);
-        let distance = (group.target - me.position).length();
-        member.speed = group_speed(member.speed, distance, me.max_speed, &group.params, dt);
-        // Seed 002's `Clamp01(direction.magnitude)`: a weak wish moves the member slowly.
-        let wanted = direction.normalize_or_zero() * member.speed * direction.length().min(1.0);
-        force.0 += me.steer_to(wanted);
+            .candidates(position, group.params.keep_distance, &mut candidates);
+        // The members near this one, itself included (Unity's overlap query finds its own
+        // collider): their positions and movements. A member spawned this step is not in the
+        // index yet; it still counts itself.
+        let mut counted_itself = false;
+        let near: Vec<(Vector, Vector)> = candidates
+            .iter()
+            .filter_map(|&other| {
+                let other = other as usize;
+                let mate = *buffers.entities().get(other)?;
+                let (mate_group, movement) = *snapshot.get(&mate)?;
+                counted_itself |= mate == entity;
+                (mate_group == member.group).then_some((buffers.positions()[other], movement))
+            })
+            .collect();
+        let own = (!counted_itself).then_some((position, member.state.movement));
+        let direction = group_direction(
+            position,
+            group.target,
+            near.into_iter().chain(own),
+            &group.params,
+        );
+        let distance = (group.target - position).length();
+        let GroupMember {
+            drive: params,
+            state,
+            ..
+        } = &mut *member;
+        state.speed = group_speed(state.speed, distance, params.move_speed, &group.params, dt);
+        let speed = state.speed;
+        velocity.0 = drive(state, direction, speed, params.rotate_speed, dt);
+    }
+}
+
+/// Turns each member to face its heading (after `face_velocity`, which faces the velocity: a
+/// reversing tank drives backwards, it does not turn round).
+pub(crate) fn face_group_heading(mut members: Query<(&mut Transform, &GroupMember), With<Boid>>) {
+    for (mut transform, member) in &mut members {
+        if let Some(rotation) = heading_rotation(member.state.heading) {
+            transform.rotation = rotation;
+        }
     }
 }

@@ -52,8 +52,8 @@ impl MotionLimits {
 }
 
 /// A vehicle that turns at most `max_turn_rate` radians per second and changes speed by at
-/// most `max_acceleration` per second (seed 002's tanks). Applied at integration, after every
-/// force, so nothing can turn it faster.
+/// most `max_acceleration` per second: one that cannot turn on the spot. Applied at
+/// integration, after every force, so nothing can turn it faster.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
 pub struct TurnRate {

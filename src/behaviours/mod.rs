@@ -3,7 +3,9 @@
 //!
 //! Each behaviour's system adds its weighted force to the boid's [`SteeringForce`]; then
 //! [`combine_steering`] does what seed 003 does with the sum: truncate it to the maximum force,
-//! divide by mass, and add it to the boid's [`Acceleration`](crate::Acceleration). Flocking
+//! divide by mass, and add it to the boid's [`Acceleration`](crate::Acceleration). Wall
+//! avoidance adds its push to the acceleration as it is, after that truncation, as seed 003
+//! does; group members are driven (seed 004's `Drive`): their group sets their velocity. Flocking
 //! keeps its own per-rule limits (Processing's), so a plain flock is unchanged by this module.
 //! All of it runs in [`FlockSystems::Behaviours`](crate::FlockSystems::Behaviours), between
 //! steering and integration, in a fixed order so a run replays bit for bit.
@@ -15,6 +17,7 @@ mod group;
 mod limits;
 mod pursuit;
 mod seek;
+mod sight_flock;
 mod species;
 mod target;
 mod wander;
@@ -26,11 +29,13 @@ pub use group::{BoidGroup, GroupMember};
 pub use limits::{MotionLimits, TurnRate};
 pub use pursuit::{Evade, Pursue};
 pub use seek::{Arrive, Seek};
+pub use sight_flock::SightFlock;
 pub use species::{Hunt, Species, SpeciesRelations};
 pub use target::Target;
 pub use wander::Wander;
 
 pub(crate) use combine::combine_steering;
+pub(crate) use group::face_group_heading;
 pub(crate) use limits::{Steerers, add_forces, vehicle};
 
 use bevy::prelude::*;
@@ -45,6 +50,7 @@ pub(crate) fn add_behaviours(
         .register_type::<MotionLimits>()
         .register_type::<TurnRate>()
         .register_type::<Seek>()
+        .register_type::<SightFlock>()
         .register_type::<Arrive>()
         .register_type::<Flee>()
         .register_type::<Wander>()
@@ -64,6 +70,7 @@ pub(crate) fn add_behaviours(
                 seek::seek_targets,
                 seek::arrive_at_targets,
                 flee::flee_threats,
+                sight_flock::flock_in_sight,
                 wander::wander,
                 pursuit::pursue_targets,
                 pursuit::evade_threats,

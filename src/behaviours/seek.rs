@@ -1,7 +1,7 @@
 //! Seek and arrive (seed 000's seek; seed 003's slow-down radius).
 
 use bevy::prelude::*;
-use flock_core::steering::{arrive, seek};
+use flock_core::steering::{Vehicle, arrive, seek};
 
 use crate::behaviours::target::{Bodies, Target};
 use crate::behaviours::{Steerers, SteeringForce, add_forces};
@@ -31,6 +31,10 @@ pub struct Arrive {
     pub slow_radius: f32,
     /// How much this force counts in the boid's sum.
     pub weight: f32,
+    /// The speed it wants to arrive at, world units per second, if not its max speed: seed 003
+    /// seeks at a node's `_speed` and caps the velocity at its `_maxSpeed`, two numbers. A
+    /// speed that is not finite and positive counts as `None`.
+    pub speed: Option<f32>,
 }
 
 pub(crate) fn seek_targets(
@@ -51,6 +55,13 @@ pub(crate) fn arrive_at_targets(
 ) {
     add_forces(&mut arrivers, &settings.0.config, |me, behaviour| {
         let (target, _) = behaviour.target.locate(&bodies)?;
-        Some(behaviour.weight * arrive(me, target, behaviour.slow_radius.max(0.0)))
+        let me = match behaviour.speed {
+            Some(speed) if speed.is_finite() && speed > 0.0 => Vehicle {
+                max_speed: speed,
+                ..*me
+            },
+            _ => *me,
+        };
+        Some(behaviour.weight * arrive(&me, target, behaviour.slow_radius.max(0.0)))
     });
 }

@@ -429,7 +429,7 @@ fn presets_section(ui: &mut Ui, state: &mut PanelState, settings: &mut ResMut<Fl
                     .on_hover_text(preset.about)
                     .clicked()
                 {
-                    apply_preset(settings, (preset.config)());
+                    apply_preset(settings, (preset.settings)().config);
                     state.message = Some((format!("applied {}", preset.name), false));
                 }
             }

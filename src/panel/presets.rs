@@ -4,110 +4,23 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use flock_core::{ConfigError, FlockConfig, RuleWeights, SpeedMode};
+use flock_core::{ConfigError, FlockConfig};
 
 use crate::settings::FlockSettings;
 
-/// A named set of flock settings the panel offers.
-#[derive(Clone, Copy, Debug)]
-pub struct Preset {
-    /// The name shown in the panel.
-    pub name: &'static str,
-    /// Where the numbers come from, shown as a tooltip.
-    pub about: &'static str,
-    /// The settings, in the preset's own units (its `bounds` say how big its world is).
-    pub config: fn() -> FlockConfig,
-}
+pub use crate::presets::Preset;
 
-/// The built-in presets: the two sources the kernel reproduces, seed 003's rule mixes, and two
-/// of ours.
+/// The presets the panel offers: [`crate::presets::all`].
 pub fn builtin_presets() -> &'static [Preset] {
-    &[
-        Preset {
-            name: "Processing",
-            about: "Processing's Flocking example (the default)",
-            config: FlockConfig::processing,
-        },
-        Preset {
-            name: "Unity port (seed 002)",
-            about: "seed 002's Unity numbers: constant speed, rescaled forces",
-            config: FlockConfig::unity_port,
-        },
-        Preset {
-            name: "Crowd: cohesion only (seed 003)",
-            about: "seed 003's cohesion node: radius 100, max speed 50",
-            config: FlockConfig::crowd_cohesion_only,
-        },
-        Preset {
-            name: "Crowd: separation only (seed 003)",
-            about: "seed 003's separation node: radius 30, max speed 50",
-            config: FlockConfig::crowd_separation_only,
-        },
-        Preset {
-            name: "Crowd: alignment only (seed 003)",
-            about: "seed 003's alignment node: radius 150, max speed 150",
-            config: FlockConfig::crowd_alignment_only,
-        },
-        Preset {
-            name: "Crowd: all three (seed 003)",
-            about: "seed 003's crowd node: cohesion 0.5, separation 30 (2 here), alignment 1",
-            config: FlockConfig::crowd,
-        },
-        Preset {
-            name: "Tight school",
-            about: "strong alignment and cohesion, small spacing: one dense, polarised school",
-            config: tight_school,
-        },
-        Preset {
-            name: "Loose swarm",
-            about: "weak alignment, strong separation, narrow view: a milling, disordered swarm",
-            config: loose_swarm,
-        },
-    ]
-}
-
-/// Boids that keep close and turn together: short separation, strong alignment and cohesion,
-/// a brisk constant speed.
-fn tight_school() -> FlockConfig {
-    FlockConfig {
-        separation_radius: 14.0,
-        alignment_radius: 45.0,
-        cohesion_radius: 60.0,
-        weights: RuleWeights {
-            separation: 1.5,
-            alignment: 2.0,
-            cohesion: 1.5,
-        },
-        max_speed: 160.0,
-        speed_mode: SpeedMode::Constant,
-        max_force: 300.0,
-        ..FlockConfig::processing()
-    }
-}
-
-/// Boids that keep their distance and barely agree: wide separation, weak alignment, a narrow
-/// field of view, speeds free to vary.
-fn loose_swarm() -> FlockConfig {
-    FlockConfig {
-        separation_radius: 40.0,
-        alignment_radius: 50.0,
-        cohesion_radius: 120.0,
-        weights: RuleWeights {
-            separation: 2.0,
-            alignment: 0.2,
-            cohesion: 0.6,
-        },
-        max_speed: 90.0,
-        speed_mode: SpeedMode::Clamp { min_speed: 30.0 },
-        max_force: 80.0,
-        view_angle_degrees: 240.0,
-        ..FlockConfig::processing()
-    }
+    crate::presets::all()
 }
 
 /// Puts a preset into `settings`, keeping the world: the preset is scaled so its world's height
 /// becomes the current bounds' height (seed 002's 10-unit world becomes 720 pixels in a
 /// 720-pixel window) and the current bounds, bounds source and boid cap stay.
+///
+/// The preset files in `assets/presets/` are the presets as their scenes run them; loading one
+/// (with [`load_into`]) takes its bounds and cap too.
 pub fn apply_preset(settings: &mut FlockSettings, preset: FlockConfig) {
     let bounds = settings.config.bounds;
     let scale = bounds.size().y / preset.bounds.size().y;
@@ -216,12 +129,12 @@ pub fn preset_files(folder: &Path) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use flock_core::{Bounds, world_size};
+    use flock_core::{Bounds, SpeedMode, world_size};
 
     #[test]
     fn builtin_presets_are_valid() {
         for preset in builtin_presets() {
-            let config = (preset.config)();
+            let config = (preset.settings)().config;
             assert_eq!(config.validate(), Ok(()), "{}", preset.name);
         }
     }

@@ -89,6 +89,7 @@ pub(crate) fn settings_ui(ui: &mut Ui, settings: &mut FlockSettings) {
         &mut config.edges,
         &[
             (EdgeMode::Wrap, "wrap"),
+            (EdgeMode::Jump, "jump"),
             (EdgeMode::Bounce, "bounce"),
             (EdgeMode::Free, "free"),
         ],

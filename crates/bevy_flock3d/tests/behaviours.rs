@@ -378,41 +378,41 @@ fn seed_004_tanks_on_the_ground_reach_the_target_turning_at_most_20_degrees_a_se
             params: SEED_004,
         })
         .id();
-    let turn = TurnRate {
-        max_turn_rate: 20f32.to_radians(),
-        max_acceleration: 10.0,
-    };
+    // Seed 004's Drive: moveSpeed 5, rotateSpeed 20 degrees a second.
+    let drive = DriveParams::default();
+    assert_eq!(drive.rotate_speed, 20f32.to_radians());
     // Six tanks on the ground plane y = 0, facing away from the target (+z).
     let tanks: Vec<Entity> = (0..6)
         .map(|i| {
             app.world_mut()
                 .spawn((
                     Boid,
+                    // The group drives the tank; reversing reaches up to 8 times the speed.
                     MotionLimits {
-                        max_speed: 5.0,
-                        max_force: 1_000.0,
+                        max_speed: 8.0 * drive.move_speed,
+                        max_force: 1.0,
                         mass: 1.0,
                     },
-                    turn,
-                    GroupMember::new(group),
+                    GroupMember::new(group, drive).facing(Vec3::Z),
                     Transform::from_xyz(
                         -20.0 + (i % 3) as f32 * 6.0,
                         0.0,
                         20.0 + (i / 3) as f32 * 6.0,
                     ),
-                    Velocity(Vec3::Z * 0.5),
                 ))
                 .id()
         })
         .collect();
     for _ in 0..60 * 60 {
-        let before: Vec<Vec3> = tanks.iter().map(|&tank| velocity(&app, tank)).collect();
+        // The heading turns at most rotateSpeed; the velocity flips when a tank reverses.
+        let heading = |app: &App, tank| app.world().get::<GroupMember>(tank).unwrap().state.heading;
+        let before: Vec<Vec3> = tanks.iter().map(|&tank| heading(&app, tank)).collect();
         let steps_before = app.world().resource::<FlockClock>().steps_taken();
         step(&mut app, 1);
         let steps = app.world().resource::<FlockClock>().steps_taken() - steps_before;
-        let max_turn = turn.max_turn_rate / HZ as f32 * steps as f32 + 1e-4;
+        let max_turn = drive.rotate_speed / HZ as f32 * steps as f32 + 1e-4;
         for (&tank, previous) in tanks.iter().zip(before) {
-            let now = velocity(&app, tank);
+            let now = heading(&app, tank);
             // On the ground, always.
             assert_eq!(position(&app, tank).y, 0.0);
             if previous.length() > 1e-3 && now.length() > 1e-3 {

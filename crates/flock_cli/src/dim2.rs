@@ -9,10 +9,14 @@ pub use flock_core as kernel;
 pub use crate::dim3 as other;
 
 #[path = "dim/boids.rs"]
+#[allow(clippy::duplicate_mod)] // compiled once per dimension, on purpose
 pub mod boids;
 #[path = "dim/kernel_bench.rs"]
+#[allow(clippy::duplicate_mod)] // compiled once per dimension, on purpose
 pub mod kernel_bench;
 #[path = "dim/settings.rs"]
+#[allow(clippy::duplicate_mod)] // compiled once per dimension, on purpose
 pub mod settings;
 #[path = "dim/simulate.rs"]
+#[allow(clippy::duplicate_mod)] // compiled once per dimension, on purpose
 pub mod simulate;

@@ -13,12 +13,16 @@ use flock_core3d::{ConfigError, Executor, FlockConfig};
 pub use crate::dim2 as other;
 
 #[path = "dim/boids.rs"]
+#[allow(clippy::duplicate_mod)] // compiled once per dimension, on purpose
 pub mod boids;
 #[path = "dim/kernel_bench.rs"]
+#[allow(clippy::duplicate_mod)] // compiled once per dimension, on purpose
 pub mod kernel_bench;
 #[path = "dim/settings.rs"]
+#[allow(clippy::duplicate_mod)] // compiled once per dimension, on purpose
 pub mod settings;
 #[path = "dim/simulate.rs"]
+#[allow(clippy::duplicate_mod)] // compiled once per dimension, on purpose
 pub mod simulate;
 
 /// The settings of a 3D run, as RON: the layout of the plugin's `FlockSettings` (a

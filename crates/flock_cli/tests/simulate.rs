@@ -320,8 +320,13 @@ fn boids_on_a_line_far_apart_with_a_bouncing_preset_run_in_bounded_memory() {
 #[cfg(target_os = "linux")]
 fn a_write_that_fails_midway_is_an_error() {
     // `/dev/full` takes the first bytes, then every write fails as on a full disk: after the
-    // header and the first rows are out. It is written in place (a device can't be replaced by
-    // a renamed file), and nothing is left beside it.
+    // header and the first rows are out. It is reached through a link in a scratch folder, so
+    // a tool that renamed a file over its output would replace the link, never the device. A
+    // device is written in place (a renamed file would replace it rather than write to it),
+    // and nothing is left beside the link.
+    let dir = scratch("dev-full");
+    let out = dir.join("out.csv");
+    std::os::unix::fs::symlink("/dev/full", &out).unwrap();
     let output = flock(&[
         "simulate",
         "--count",
@@ -329,16 +334,19 @@ fn a_write_that_fails_midway_is_an_error() {
         "--steps",
         "5",
         "--output",
-        "/dev/full",
+        out.to_str().unwrap(),
     ]);
-    fails_cleanly(&output, "cannot write `/dev/full`");
-    assert!(stderr(&output).contains("No space left on device"));
-    let leftovers: Vec<_> = std::fs::read_dir("/dev")
-        .unwrap()
-        .filter_map(|entry| entry.ok())
-        .filter(|entry| entry.file_name().to_string_lossy().contains("full."))
-        .collect();
-    assert!(leftovers.is_empty(), "{leftovers:?}");
+    fails_cleanly(&output, "cannot write");
+    assert!(
+        stderr(&output).contains("No space left on device"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        std::fs::read_link(&out).unwrap(),
+        PathBuf::from("/dev/full")
+    );
+    assert_eq!(names(&dir), ["out.csv"]);
 }
 
 /// The names in `dir`, sorted.

@@ -12,7 +12,9 @@ pub enum ForceLimit {
     /// Shorten forces longer than `max_force`, keep shorter ones (Reynolds, Processing, seed 000).
     #[default]
     Truncate,
-    /// Give every non-zero force exactly `max_force` (seed 002's Unity port).
+    /// Give every force exactly `max_force` (seed 002's Unity port, `steer.normalized *
+    /// maxforce`); as Unity's `normalized`, a force within a dead zone of almost nothing gives
+    /// no force ([`RESCALE_DEAD_ZONE`](crate::RESCALE_DEAD_ZONE)).
     Rescale,
 }
 
@@ -41,9 +43,13 @@ impl Default for SpeedMode {
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum EdgeMode {
-    /// Leave on one side, come back on the other (seed 002; seed 001's WRAP).
+    /// Leave on one side, come back on the other, keeping the overshoot (seed 001's WRAP; a
+    /// far-out point still lands inside).
     #[default]
     Wrap,
+    /// Seed 002's borders: past an edge, jump to the opposite edge, losing the overshoot.
+    /// Neighbours are found by plain distance, as in the seed.
+    Jump,
     /// Reflect off the bounds, flipping the velocity component (seed 001's BOUNCE).
     Bounce,
     /// No edges: the world is unbounded.
@@ -207,122 +213,6 @@ impl Default for FlockConfig {
 }
 
 impl FlockConfig {
-    /// Processing's *Flocking* (max speed 2 and max force 0.03 per frame, separation 25,
-    /// alignment and cohesion 50 pixels, weights 1.5 / 1 / 1), converted to seconds at 60 fps:
-    /// stepped at 1/60 s it moves exactly as Processing's does per frame.
-    pub fn processing() -> Self {
-        Self {
-            separation_radius: 25.0,
-            alignment_radius: 50.0,
-            cohesion_radius: 50.0,
-            weights: RuleWeights::default(),
-            max_speed: per_second(2.0),
-            speed_mode: SpeedMode::Clamp { min_speed: 0.0 },
-            max_force: per_second_squared(0.03),
-            force_limit: ForceLimit::Truncate,
-            response_time: ONE_FRAME,
-            mass: 1.0,
-            view_angle_degrees: 360.0,
-            edges: EdgeMode::Wrap,
-            bounds: Bounds::default(),
-            wrap_neighbours: true,
-            index: IndexKind::default(),
-        }
-    }
-
-    /// Seed 002's Unity port, second version (max speed 0.02 and max force 0.001 per frame,
-    /// radii 0.4 / 0.8 / 0.8, weights 1.5 / 1 / 1, constant speed, rescaled forces, wrap at
-    /// x = +-10, y = +-5, plain distance), converted to seconds at 60 fps.
-    pub fn unity_port() -> Self {
-        Self {
-            separation_radius: 0.4,
-            alignment_radius: 0.8,
-            cohesion_radius: 0.8,
-            weights: RuleWeights::default(),
-            max_speed: per_second(0.02),
-            speed_mode: SpeedMode::Constant,
-            max_force: per_second_squared(0.001),
-            force_limit: ForceLimit::Rescale,
-            response_time: ONE_FRAME,
-            mass: 1.0,
-            view_angle_degrees: 360.0,
-            edges: EdgeMode::Wrap,
-            bounds: Bounds::centered(world_size(20.0, 10.0)),
-            wrap_neighbours: false,
-            index: IndexKind::default(),
-        }
-    }
-
-    /// Seed 003's crowd scene (cocos2d, pixels, per frame at 60 fps): radii cohesion 100,
-    /// separation 40, alignment 50, max speed 100 px/s, bouncing off the window edges.
-    ///
-    /// Seed 003 weights forces of very different sizes: its separation is `dtSpeed / distance`
-    /// (about 0.1 of its cohesion's seek at its spacing) times 30, while cohesion (0.5) and
-    /// alignment (1) are seek-sized. Our rules are each limited to the same `max_force`, so the
-    /// weights carry only the balance: 30 / distance at the crowd's typical spacing of about 15 px
-    /// is 2, which keeps seed 003's "separation wins up close, alignment over cohesion".
-    pub fn crowd() -> Self {
-        Self {
-            separation_radius: 40.0,
-            alignment_radius: 50.0,
-            cohesion_radius: 100.0,
-            weights: RuleWeights {
-                separation: 2.0,
-                alignment: 1.0,
-                cohesion: 0.5,
-            },
-            max_speed: 100.0,
-            // Seed 003 divides its steering by a mass of 20; its steering is at most a few pixels
-            // per frame, so about 0.1 px per frame squared: 360 px/s^2.
-            max_force: 360.0,
-            edges: EdgeMode::Bounce,
-            bounds: Bounds::centered(world_size(1280.0, 720.0)),
-            ..Self::processing()
-        }
-    }
-
-    /// Seed 003's one-rule nodes: only the one rule's weight, its radius, and the node's speed.
-    fn one_rule(weights: RuleWeights, radius: f32, max_speed: f32) -> Self {
-        Self {
-            separation_radius: radius,
-            alignment_radius: radius,
-            cohesion_radius: radius,
-            weights,
-            max_speed,
-            ..Self::crowd()
-        }
-    }
-
-    /// Seed 003's cohesion node: cohesion alone, radius 100, max speed 50 px/s.
-    pub fn crowd_cohesion_only() -> Self {
-        let weights = RuleWeights {
-            separation: 0.0,
-            alignment: 0.0,
-            cohesion: 1.0,
-        };
-        Self::one_rule(weights, 100.0, 50.0)
-    }
-
-    /// Seed 003's separation node: separation alone, radius 30, max speed 50 px/s.
-    pub fn crowd_separation_only() -> Self {
-        let weights = RuleWeights {
-            separation: 1.0,
-            alignment: 0.0,
-            cohesion: 0.0,
-        };
-        Self::one_rule(weights, 30.0, 50.0)
-    }
-
-    /// Seed 003's alignment node: alignment alone, radius 150, max speed 150 px/s.
-    pub fn crowd_alignment_only() -> Self {
-        let weights = RuleWeights {
-            separation: 0.0,
-            alignment: 1.0,
-            cohesion: 0.0,
-        };
-        Self::one_rule(weights, 150.0, 150.0)
-    }
-
     /// The same flock in other length units: radii, speeds, forces and bounds multiplied by
     /// `units_per_unit` (e.g. 72 to show seed 002's 10-unit-high world 720 pixels high).
     pub fn scaled(mut self, units_per_unit: f32) -> Self {
@@ -472,19 +362,6 @@ const BOUNDS_FIELDS: [AxisFields; DIMENSIONS] = [
         empty: "has no depth: max.z must be greater than min.z",
     },
 ];
-
-/// One frame of the source documents, which all run at 60 frames per second.
-const ONE_FRAME: f32 = 1.0 / 60.0;
-
-/// Converts a per-frame speed at 60 frames per second to units per second.
-fn per_second(per_frame: f32) -> f32 {
-    per_frame * 60.0
-}
-
-/// Converts a per-frame-squared force at 60 frames per second to units per second squared.
-fn per_second_squared(per_frame_squared: f32) -> f32 {
-    per_frame_squared * 60.0 * 60.0
-}
 
 fn check_finite(field: &'static str, value: f32) -> Result<(), ConfigError> {
     if value.is_finite() {

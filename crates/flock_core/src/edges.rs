@@ -1,4 +1,5 @@
-//! What happens at the bounds: wrap around or bounce back, on every axis.
+//! What happens at the bounds: wrap around, jump to the opposite edge, or bounce back, on
+//! every axis.
 
 use crate::config::{Bounds, EdgeMode};
 use crate::math::{DIMENSIONS, Vector};
@@ -13,6 +14,7 @@ pub fn apply_edge(mode: EdgeMode, bounds: &Bounds, position: &mut Vector, veloci
     }
     match mode {
         EdgeMode::Wrap => *position = wrap_point(*position, bounds),
+        EdgeMode::Jump => *position = jump_point(*position, bounds),
         EdgeMode::Bounce => bounce(position, velocity, bounds),
         EdgeMode::Free => {}
     }
@@ -20,8 +22,8 @@ pub fn apply_edge(mode: EdgeMode, bounds: &Bounds, position: &mut Vector, veloci
 
 /// The point inside `bounds` that `point` stands for in a wrapping world.
 ///
-/// Uses the remainder rather than seed 002's "jump to the opposite edge", so a boid that moved
-/// past an edge keeps its overshoot and a far-out point still lands inside.
+/// Uses the remainder, so a boid that moved past an edge keeps its overshoot and a far-out
+/// point still lands inside; [`jump_point`] is seed 002's way, which drops the overshoot.
 pub fn wrap_point(point: Vector, bounds: &Bounds) -> Vector {
     let mut wrapped = point;
     for axis in 0..DIMENSIONS {
@@ -49,6 +51,26 @@ fn wrap_coordinate(value: f32, min: f32, max: f32) -> f32 {
 fn bring_back(position: Vector, bounds: &Bounds) -> Vector {
     let centre = bounds.center();
     Vector::select(position.is_finite_mask(), position, centre)
+}
+
+/// Seed 002's `borders()`: a coordinate past an edge is set to the opposite edge (the
+/// overshoot is lost), each axis on its own. Always inside `bounds`.
+pub fn jump_point(point: Vector, bounds: &Bounds) -> Vector {
+    let mut jumped = point;
+    for axis in 0..DIMENSIONS {
+        jumped[axis] = jump_coordinate(point[axis], bounds.min[axis], bounds.max[axis]);
+    }
+    jumped
+}
+
+fn jump_coordinate(value: f32, min: f32, max: f32) -> f32 {
+    if value < min {
+        max
+    } else if value > max {
+        min
+    } else {
+        value
+    }
 }
 
 /// Reflects a boid that left the bounds back in, pointing its velocity inwards (seed 001).
@@ -94,6 +116,19 @@ mod tests {
     }
 
     #[test]
+    fn jump_goes_to_the_opposite_edge_and_loses_the_overshoot() {
+        // Seed 002: `if (position.x < -10f) position.x = 10f;` and so on, axis by axis.
+        let mut position = planar(10.5, -5.25);
+        let mut velocity = planar(1.0, -1.0);
+        apply_edge(EdgeMode::Jump, &bounds(), &mut position, &mut velocity);
+        assert_eq!(position, planar(-10.0, 5.0));
+        assert_eq!(velocity, planar(1.0, -1.0));
+        let inside = planar(9.99, -4.0);
+        assert_eq!(jump_point(inside, &bounds()), inside);
+        assert!(bounds().contains(jump_point(planar(-1e9, 1e9), &bounds())));
+    }
+
+    #[test]
     fn bounce_reflects_position_and_velocity() {
         let mut position = planar(10.5, -5.5);
         let mut velocity = planar(2.0, -1.0);
@@ -104,7 +139,12 @@ mod tests {
 
     #[test]
     fn a_coordinate_that_is_not_finite_comes_back_to_the_centre_in_every_mode() {
-        for mode in [EdgeMode::Wrap, EdgeMode::Bounce, EdgeMode::Free] {
+        for mode in [
+            EdgeMode::Wrap,
+            EdgeMode::Jump,
+            EdgeMode::Bounce,
+            EdgeMode::Free,
+        ] {
             for (bad, expected) in [
                 (planar(f32::NAN, 3.0), planar(0.0, 3.0)),
                 (planar(2.0, f32::INFINITY), planar(2.0, 0.0)),

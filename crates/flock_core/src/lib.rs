@@ -35,19 +35,22 @@
 mod config;
 mod edges;
 mod flock;
+pub mod group;
 pub mod index;
 mod integrate;
 mod math;
 pub mod metrics;
 pub mod parallel;
+mod presets;
 mod rules;
+mod sight;
 mod space;
 pub mod steering;
 
 pub use config::{
     Bounds, ConfigError, EdgeMode, FlockConfig, ForceLimit, IndexKind, RuleWeights, SpeedMode,
 };
-pub use edges::{apply_edge, wrap_point};
+pub use edges::{apply_edge, jump_point, wrap_point};
 pub use flock::Flock;
 pub use index::{AnyIndex, BruteForce, Grid, KdTree, NeighbourIndex};
 pub use integrate::{integrate, limit_speed, limit_speed_to};
@@ -55,7 +58,11 @@ pub use math::{
     DIMENSIONS, Vector, limit_force, planar, random_direction, random_point, world_size,
 };
 pub use parallel::{Executor, ScopedThreads, Serial};
-pub use rules::{NeighbourStats, RuleForces, RuleSums, StepConstants, compute_forces, rule_forces};
+pub use presets::DOCUMENT_FPS;
+pub use rules::{
+    NeighbourStats, RESCALE_DEAD_ZONE, RuleForces, RuleSums, StepConstants, compute_forces,
+    rule_forces,
+};
 pub use space::Space;
 
 // The README's code blocks are compiled and run as doc tests.

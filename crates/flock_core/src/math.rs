@@ -156,6 +156,27 @@ pub(crate) fn turn_towards(from: Vector, to: Vector, max_angle: f32) -> Vector {
     }
 }
 
+/// The unit vector to the right of unit `heading` on the ground: in 2D the heading turned a
+/// quarter clockwise; in 3D `heading x +y` (the ground is the x-z plane and up is +y, as in
+/// Bevy).
+#[inline]
+pub(crate) fn right_of(heading: Vector) -> Vector {
+    #[cfg(not(flock_3d))]
+    return Vector::new(heading.y, -heading.x);
+    #[cfg(flock_3d)]
+    return Vector::new(-heading.z, 0.0, heading.x);
+}
+
+/// `heading` turned by `angle` radians about the up axis (+y in 3D): a positive angle turns
+/// it to the left, a negative one to the right (see [`right_of`]).
+#[inline]
+pub(crate) fn turn_about_up(heading: Vector, angle: f32) -> Vector {
+    #[cfg(not(flock_3d))]
+    return Vector::from_angle(angle).rotate(heading);
+    #[cfg(flock_3d)]
+    return glam::Quat::from_rotation_y(angle) * heading;
+}
+
 /// Applies a [`ForceLimit`] to a steering force.
 ///
 /// `Truncate` (Reynolds, Processing, seed 000) only shortens forces longer than `max_force`;

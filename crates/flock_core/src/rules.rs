@@ -28,7 +28,17 @@ pub struct StepConstants {
     pub(crate) max_force: f32,
     pub(crate) force_limit: ForceLimit,
     pub(crate) response_time: f32,
+    /// With [`ForceLimit::Rescale`], forces no longer than this give no force (squared).
+    pub(crate) dead_zone_squared: f32,
 }
+
+/// Seed 002's `steer.normalized * maxforce` is Unity's `Vector3.normalized`, which returns zero
+/// for a magnitude of 1e-5 or less: a rule that is nearly satisfied gives no force at all
+/// instead of a full-size one in a near-random direction. The steer is a velocity change per
+/// frame and seed 002's max speed is 0.02 per frame, so the threshold is this fraction of max
+/// speed, which holds in any length and time units: [`ForceLimit::Rescale`] gives no force when
+/// `|force| * response_time <= RESCALE_DEAD_ZONE * max_speed`.
+pub const RESCALE_DEAD_ZONE: f32 = 1e-5 / 0.02;
 
 impl StepConstants {
     /// Derives the constants of one step.
@@ -45,6 +55,8 @@ impl StepConstants {
             max_force: config.max_force,
             force_limit: config.force_limit,
             response_time: config.response_time,
+            dead_zone_squared: (RESCALE_DEAD_ZONE * config.max_speed / config.response_time)
+                .powi(2),
         }
     }
 }
@@ -134,7 +146,10 @@ impl RuleSums {
             ForceLimit::Truncate => {
                 Vec4::select(force_squared.cmpgt(max_force * max_force), limit, Vec4::ONE)
             }
-            ForceLimit::Rescale => Vec4::select(force_squared.cmpgt(Vec4::ZERO), limit, Vec4::ZERO),
+            ForceLimit::Rescale => {
+                let dead_zone = Vec4::splat(constants.dead_zone_squared);
+                Vec4::select(force_squared.cmpgt(dead_zone), limit, Vec4::ZERO)
+            }
         };
         // A rule acts only with neighbours in its radius; separation also needs a non-zero
         // push (seed 002: `if (steer.magnitude > 0)`), while alignment and cohesion with a zero

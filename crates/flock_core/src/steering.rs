@@ -1,12 +1,16 @@
 //! Steering behaviours for one vehicle: seek, arrive, flee, pursue, evade, wander, wall and
-//! obstacle avoidance, their combination, turn-rate-limited driving, and the tank group's
-//! heading (seed 002, second part; seed 003).
+//! obstacle avoidance, their combination and turn-rate-limited driving (seed 003's catalogue);
+//! the tank group of seed 004 is in [`group`](crate::group), re-exported here.
 //!
 //! Every behaviour follows Reynolds' formula as the flocking rules do: a *desired velocity*,
 //! and the steering force `(desired - velocity) / response_time` (see
 //! [`FlockConfig::response_time`](crate::FlockConfig)). Forces are in world units per second
 //! squared times mass; [`combine`] turns their weighted sum into an acceleration as seed 003
 //! does: truncate to the maximum force, divide by mass.
+
+pub use crate::sight::{SightParams, in_sight, sight_flock};
+
+pub use crate::group::{DriveParams, DriveState, GroupParams, drive, group_direction, group_speed};
 
 use crate::config::Bounds;
 use crate::config::ForceLimit;
@@ -133,12 +137,17 @@ pub fn evade(
 
 /// Seed 003's wander: a circle `circle_distance` ahead of the vehicle, a point on it at a
 /// wandering angle that jitters each step, and an optional home it is pulled back to.
+///
+/// Seed 003 adds the vector `circle centre - displacement` to its steering sum as it is, a
+/// velocity change per frame like its other steering; here the circle's distance and radius are
+/// therefore speeds (world units per second), and the force is that vector over the response
+/// time, as every steering force is. Seed 003's 30 and 15 per frame are 1800 and 900 px/s.
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WanderParams {
-    /// How far ahead of the vehicle the circle's centre is.
+    /// How far ahead of the vehicle the circle's centre is, as a speed.
     pub circle_distance: f32,
-    /// The circle's radius: larger turns more.
+    /// The circle's radius, as a speed: larger turns more.
     pub circle_radius: f32,
     /// The most the angle changes in one step, radians (the jitter is uniform in plus or
     /// minus half of it; seed 003 uses 180 degrees).
@@ -155,21 +164,27 @@ pub struct WanderHome {
     pub centre: Vector,
     /// How far it may wander freely.
     pub radius: f32,
-    /// How strongly it is pulled back, relative to the wander force (seed 003: 50 against a
-    /// wander circle of 30 and 15, so the pull wins).
-    pub pull_back: f32,
+    /// The desired speed towards home once outside the radius, world units per second: the
+    /// pull is Reynolds' `desired - velocity` (seed 003's `_wanderPullBackSteering`, 50 per
+    /// frame: 3000 px/s, far above the wanderer's top speed, so the pull wins).
+    pub pull_back_speed: f32,
+}
+
+impl WanderParams {
+    /// Seed 003's wanderer in pixels and seconds at 60 fps: circle 30 ahead and radius 15 (per
+    /// frame: 1800 and 900 px/s), the angle jittering by up to 180 degrees a step; no home.
+    pub const SEED_003: Self = Self {
+        circle_distance: 30.0 * 60.0,
+        circle_radius: 15.0 * 60.0,
+        angle_change: std::f32::consts::PI,
+        home: None,
+    };
 }
 
 impl Default for WanderParams {
-    /// Seed 003's wanderer: circle 30 ahead, radius 15, the angle jittering by up to 180
-    /// degrees a step; no home.
+    /// [`WanderParams::SEED_003`].
     fn default() -> Self {
-        Self {
-            circle_distance: 30.0,
-            circle_radius: 15.0,
-            angle_change: std::f32::consts::PI,
-            home: None,
-        }
+        Self::SEED_003
     }
 }
 
@@ -204,28 +219,29 @@ pub fn wander_jitter(rng: &mut impl rand::Rng) -> WanderJitter {
     );
 }
 
-/// One step of wander: steer towards the wander point (on a circle `circle_distance` ahead,
-/// a sphere in 3D), then move the point by the jitter: in 2D its angle by `jitter *
-/// angle_change`; in 3D the point turns on the sphere towards the jitter's direction across
-/// it, by at most `angle_change / 2`, as in 2D. The caller draws the jitter from its seeded
-/// generator ([`wander_jitter`]).
+/// One step of seed 003's wander. `state` is the wanderer's own: in 2D the angle of its point
+/// on the circle (radians, measured from +x in world space, as the seed's `changeAngle` does),
+/// moved by `jitter * angle_change` after it is used; in 3D its point on a sphere, turned
+/// towards the jitter's direction across the sphere by at most `angle_change / 2`. The caller
+/// draws the jitter from its seeded generator ([`wander_jitter`]). The force is
+/// `(circle centre - displacement) / response_time`, plus, outside the home radius,
+/// `(towards home * pull_back_speed - velocity) / response_time`.
 pub fn wander(
     vehicle: &Vehicle,
     state: &mut WanderState,
     params: &WanderParams,
     jitter: WanderJitter,
 ) -> Vector {
-    // A vehicle at rest wanders off along +x rather than not at all.
-    let heading = vehicle.velocity.try_normalize().unwrap_or(Vector::X);
+    // At rest the seed's `getNormalized` gives zero: the circle sits on the vehicle.
+    let heading = vehicle.heading();
     let circle_centre = heading * params.circle_distance;
     let displacement = wander_point(state, heading) * params.circle_radius;
     move_wander_point(state, jitter, params.angle_change);
-    let direction = (circle_centre + displacement).normalize_or_zero();
-    let mut force = vehicle.steer_to(direction * vehicle.max_speed);
+    let mut force = (circle_centre - displacement) / vehicle.response_time;
     if let Some(home) = params.home {
         let to_home = home.centre - vehicle.position;
         if to_home.length_squared() > home.radius * home.radius {
-            force += home.pull_back * seek(vehicle, home.centre);
+            force += vehicle.steer_to(to_home.normalize_or_zero() * home.pull_back_speed);
         }
     }
     force
@@ -265,18 +281,19 @@ fn move_wander_point(direction: &mut Vector, jitter: Vector, angle_change: f32) 
     }
 }
 
-/// Seed 003's wall avoidance: look `look_ahead` along the heading; if that point is outside
-/// `bounds`, steer at full speed inwards from every wall it crossed. Zero otherwise.
-pub fn avoid_walls(vehicle: &Vehicle, bounds: &Bounds, look_ahead: f32) -> Vector {
+/// Seed 003's wall avoidance: look `look_ahead` along the heading; for every wall that point is
+/// beyond (or on), a push straight inwards at `speed` per frame, summed (a corner pushes along
+/// the diagonal, `sqrt 2` times as hard). The result is a velocity change over the response
+/// time, `inwards * speed / response_time`; seed 003 adds it to the velocity after truncating
+/// its other steering (`_velocity += wallAvoid()`, with `_dtSpeed` as the speed). Zero when the
+/// point is inside.
+pub fn avoid_walls(vehicle: &Vehicle, bounds: &Bounds, look_ahead: f32, speed: f32) -> Vector {
     let probe = vehicle.position + vehicle.heading() * look_ahead;
     let mut inwards = Vector::ZERO;
     for axis in 0..DIMENSIONS {
         inwards[axis] = inward_component(probe[axis], bounds.min[axis], bounds.max[axis]);
     }
-    match inwards.try_normalize() {
-        Some(direction) => vehicle.steer_to(direction * vehicle.max_speed),
-        None => Vector::ZERO,
-    }
+    inwards * speed / vehicle.response_time
 }
 
 /// +1 below the low wall, -1 above the high wall, 0 between (both walls count, as seed 003's
@@ -442,7 +459,7 @@ pub fn combine(force_sum: Vector, max_force: f32, mass: f32) -> Vector {
     limit_force(force_sum, max_force, ForceLimit::Truncate) / mass
 }
 
-/// For vehicles that cannot turn on the spot (seed 002's tanks): from the velocity before a
+/// For vehicles that cannot turn on the spot: from the velocity before a
 /// step to the one integration wants, with the heading turned by at most `max_turn_rate *
 /// dt` radians and the speed changed by at most `max_acceleration * dt`. A vehicle at rest
 /// may start off in any direction.
@@ -480,89 +497,6 @@ pub fn limit_turn(
     // A speed beyond f32 (a finite velocity whose length overflows) is the only way left to
     // a non-finite result.
     finite_or_zero(velocity)
-}
-
-/// The tank group's settings (seed 002, second part: `TankGroup`).
-#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GroupParams {
-    /// Mates closer than this push each other apart (`keepDistance`).
-    pub keep_distance: f32,
-    /// The weight of keeping apart (`keepWeight`).
-    pub keep_weight: f32,
-    /// Inside this distance the pull to the target fades with the distance
-    /// (`targetCloseDistance`).
-    pub target_close_distance: f32,
-    /// The weight of the pull to the target (`targetWeight`).
-    pub target_weight: f32,
-    /// The weight of moving with the mates (`moveWeight`).
-    pub move_weight: f32,
-    /// Inside this distance of the target a member brakes to a stop.
-    pub stop_distance: f32,
-}
-
-impl Default for GroupParams {
-    /// Seed 002's `TankGroup` numbers (Unity units), with a stop distance of a quarter of the
-    /// close distance.
-    fn default() -> Self {
-        Self {
-            keep_distance: 10.0,
-            keep_weight: 1.0,
-            target_close_distance: 20.0,
-            target_weight: 1.25,
-            move_weight: 0.8,
-            stop_distance: 5.0,
-        }
-    }
-}
-
-/// A group member's wanted direction (seed 002's `Update` and `GetGroupMovement`): towards
-/// the target, weakening inside the close distance; plus, over the mates within the keep
-/// distance, the unit sum of pushes away from each (stronger the closer) and the unit sum of
-/// their movement, each weighted. Its length, up to one, scales the speed, as the seed's
-/// `Clamp01(direction.magnitude)` does.
-pub fn group_direction(
-    position: Vector,
-    target: Vector,
-    mates: impl IntoIterator<Item = (Vector, Vector)>,
-    params: &GroupParams,
-) -> Vector {
-    let to_target = target - position;
-    let distance = to_target.length();
-    let mut direction = to_target.normalize_or_zero() * params.target_weight;
-    if distance < params.target_close_distance {
-        direction *= distance / params.target_close_distance;
-    }
-    let (mut apart, mut movement) = (Vector::ZERO, Vector::ZERO);
-    for (mate_position, mate_velocity) in mates {
-        let away = position - mate_position;
-        let gap = away.length();
-        if gap >= params.keep_distance {
-            continue;
-        }
-        apart += away.normalize_or_zero() * (1.0 - gap / params.keep_distance);
-        movement += mate_velocity;
-    }
-    direction
-        + apart.normalize_or_zero() * params.keep_weight
-        + movement.normalize_or_zero() * params.move_weight
-}
-
-/// The speed a group member wants: full speed, or zero inside the stop distance; the member's
-/// `speed` eases towards it at seed 002's rate (`Lerp(speed, target, 2 dt)`).
-pub fn group_speed(
-    speed: f32,
-    distance_to_target: f32,
-    max_speed: f32,
-    params: &GroupParams,
-    dt: f32,
-) -> f32 {
-    let wanted = if distance_to_target < params.stop_distance {
-        0.0
-    } else {
-        max_speed
-    };
-    speed + (wanted - speed) * (2.0 * dt).min(1.0)
 }
 
 #[cfg(test)]
@@ -644,20 +578,23 @@ mod tests {
         let mut angle = 0.0;
         let force = wander(&v, &mut angle, &params, 0.5);
         assert!((angle - std::f32::consts::FRAC_PI_2).abs() < 1e-6);
-        // Circle centre (30, 0) plus displacement (15, 0): straight ahead at full speed.
-        assert!((force - planar(2.0, 0.0)).length() < 1e-5);
+        // Circle centre (30, 0) minus the displacement at angle 0, (15, 0), over 0.5 s.
+        assert!((force - planar(30.0, 0.0)).length() < 1e-5);
+        // Now the angle is a quarter turn: (30, 0) - (0, 15).
+        let force = wander(&v, &mut angle, &params, 0.0);
+        assert!((force - planar(60.0, -30.0)).length() < 1e-4, "{force}");
     }
 
     #[test]
     fn wander_is_pulled_home_only_outside_the_home_radius() {
         let params = |centre| WanderParams {
-            circle_distance: 30.0,
+            circle_distance: 0.0,
             circle_radius: 0.0,
             angle_change: 0.0,
             home: Some(WanderHome {
                 centre,
                 radius: 5.0,
-                pull_back: 3.0,
+                pull_back_speed: 50.0,
             }),
         };
         let v = vehicle(Vector::ZERO, planar(2.0, 0.0));
@@ -666,20 +603,20 @@ mod tests {
         let inside = wander(&v, &mut a, &params(planar(-1.0, 0.0)), still);
         assert_eq!(inside, Vector::ZERO);
         let outside = wander(&v, &mut b, &params(planar(-10.0, 0.0)), still);
-        // Pull back: 3 * ((-2, 0) - (2, 0)) / 0.5.
-        assert!((outside - planar(-24.0, 0.0)).length() < 1e-5);
+        // Pull back: desired (-50, 0) minus velocity (2, 0), over 0.5 s.
+        assert!((outside - planar(-104.0, 0.0)).length() < 1e-4);
     }
 
     #[test]
     fn walls_push_inwards_when_the_probe_is_out() {
         let bounds = Bounds::centered(world_size(10.0, 10.0));
         let v = vehicle(planar(4.0, 0.0), planar(2.0, 0.0));
-        assert_eq!(avoid_walls(&v, &bounds, 0.5), Vector::ZERO);
-        // Probe at (6, 0): full speed towards -x.
-        assert_eq!(avoid_walls(&v, &bounds, 2.0), planar(-8.0, 0.0));
+        assert_eq!(avoid_walls(&v, &bounds, 0.5, 3.0), Vector::ZERO);
+        // Probe at (6, 0): 3 per frame inwards, over 0.5 s; the velocity is not subtracted.
+        assert_eq!(avoid_walls(&v, &bounds, 2.0, 3.0), planar(-6.0, 0.0));
+        // A corner pushes along the diagonal, one unit per wall.
         let corner = vehicle(planar(4.0, 4.0), planar(1.0, 1.0));
-        let force = avoid_walls(&corner, &bounds, 3.0);
-        assert!(force.x < 0.0 && force.y < 0.0);
+        assert_eq!(avoid_walls(&corner, &bounds, 3.0, 1.0), planar(-2.0, -2.0));
     }
 
     #[test]
@@ -741,34 +678,5 @@ mod tests {
         assert_eq!(start, planar(0.0, -1.0));
         let stop = limit_turn(planar(1.0, 0.0), Vector::ZERO, 1.0, 5.0, dt);
         assert!((stop - planar(0.5, 0.0)).length() < 1e-6);
-    }
-
-    #[test]
-    fn group_direction_adds_target_keep_and_move() {
-        let params = GroupParams {
-            keep_distance: 2.0,
-            keep_weight: 1.0,
-            target_close_distance: 4.0,
-            target_weight: 1.25,
-            move_weight: 0.8,
-            stop_distance: 1.0,
-        };
-        let alone = group_direction(Vector::ZERO, planar(10.0, 0.0), [], &params);
-        assert_eq!(alone, planar(1.25, 0.0));
-        let near = group_direction(Vector::ZERO, planar(2.0, 0.0), [], &params);
-        assert_eq!(near, planar(0.625, 0.0));
-        // A mate 1 below moving up: pushed up (keep) and along its movement (move).
-        let with_mate = group_direction(
-            Vector::ZERO,
-            planar(10.0, 0.0),
-            [
-                (planar(0.0, -1.0), planar(0.0, 3.0)),
-                (planar(0.0, 5.0), Vector::X),
-            ],
-            &params,
-        );
-        assert!((with_mate - planar(1.25, 1.8)).length() < 1e-6);
-        assert_eq!(group_speed(0.0, 10.0, 4.0, &params, 0.25), 2.0);
-        assert_eq!(group_speed(2.0, 0.5, 4.0, &params, 0.25), 1.0);
     }
 }

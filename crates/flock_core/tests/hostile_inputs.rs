@@ -192,3 +192,23 @@ fn candidate_queries_of_hostile_points_and_radii_do_not_panic() {
         }
     }
 }
+
+#[test]
+fn the_group_drive_never_panics_and_recovers_from_a_broken_state() {
+    use flock_core::steering::{DriveState, drive};
+    // A NaN or negative rotate speed reached `f32::clamp` as a bound and panicked the app.
+    let numbers: Vec<f32> = [1.0, 0.5].iter().chain(&BAD_NUMBERS).copied().collect();
+    for &rotate_speed in &numbers {
+        for &speed in &numbers {
+            for direction in [Vector::new(-1.0, 0.1), Vector::ZERO, BAD_VECTORS[0]] {
+                let mut state = DriveState::facing(Vector::new(f32::NAN, 0.0));
+                let _ = drive(&mut state, direction, speed, rotate_speed, 1.0 / 60.0);
+                // The next step starts from a finite state.
+                assert!(
+                    state.heading.is_finite(),
+                    "{rotate_speed} {speed} {direction}"
+                );
+            }
+        }
+    }
+}

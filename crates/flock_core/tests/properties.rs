@@ -69,7 +69,7 @@ prop_compose! {
         response_time in decades(-6.0, 1.0),
         mass in decades(-6.0, 9.0),
         view_angle_degrees in prop_oneof![Just(360.0f32), 0.01f32..=360.0],
-        edges in prop_oneof![Just(EdgeMode::Wrap), Just(EdgeMode::Bounce), Just(EdgeMode::Free)],
+        edges in prop_oneof![Just(EdgeMode::Wrap), Just(EdgeMode::Jump), Just(EdgeMode::Bounce), Just(EdgeMode::Free)],
         bounds in bounds(),
         wrap_neighbours in any::<bool>(),
         index in prop_oneof![Just(IndexKind::Grid), Just(IndexKind::KdTree), Just(IndexKind::BruteForce)],
@@ -150,7 +150,10 @@ fn check(
         if !(p.is_finite() && v.is_finite()) {
             return Err(format!("boid {i}: position {p}, velocity {v}"));
         }
-        if matches!(config.edges, EdgeMode::Wrap | EdgeMode::Bounce) && !config.bounds.contains(*p)
+        if matches!(
+            config.edges,
+            EdgeMode::Wrap | EdgeMode::Jump | EdgeMode::Bounce
+        ) && !config.bounds.contains(*p)
         {
             return Err(format!("boid {i} at {p} left {:?}", config.bounds));
         }

@@ -1,5 +1,7 @@
 //! One synchronous step of the kernel equals seed 002's formulas (the Unity port of Processing's
-//! *Flocking*, second version) applied to the same snapshot, in the seed's per-frame units.
+//! *Flocking*, both versions) applied to the same snapshot, in the seed's per-frame units:
+//! Unity's `normalized` (zero at a magnitude of 1e-5 or less), the unit initial velocity, and
+//! borders that jump to the opposite edge.
 
 use flock_core::{
     Bounds, EdgeMode, Flock, FlockConfig, ForceLimit, IndexKind, RuleWeights, SpeedMode, Vector,
@@ -29,11 +31,27 @@ fn seed_config(index: IndexKind) -> FlockConfig {
         response_time: 1.0,
         mass: 1.0,
         view_angle_degrees: 360.0,
-        edges: EdgeMode::Wrap,
+        edges: EdgeMode::Jump,
         bounds: Bounds::centered(Vector::new(20.0, 10.0)),
         wrap_neighbours: false,
         index,
     }
+}
+
+/// The kernel's own preset for the second version, in per-frame units, is the same flock.
+#[test]
+fn the_preset_is_the_seed_in_seconds() {
+    let preset = FlockConfig::unity_port();
+    let seed = seed_config(preset.index);
+    assert_eq!(
+        FlockConfig {
+            max_speed: preset.max_speed / 60.0,
+            max_force: preset.max_force / 3600.0,
+            response_time: 1.0,
+            ..preset
+        },
+        seed
+    );
 }
 
 /// Unity's `Vector3.normalized`: zero stays zero.
@@ -91,6 +109,23 @@ fn seed_action(me: usize, positions: &[Vector], velocities: &[Vector]) -> [Vecto
     [steer, alignment, seek(position, velocity, cohesion_sum)]
 }
 
+/// `Boid.borders` of the seed.
+fn borders(mut position: Vector) -> Vector {
+    if position.x < -10.0 {
+        position.x = 10.0;
+    }
+    if position.y < -5.0 {
+        position.y = 5.0;
+    }
+    if position.x > 10.0 {
+        position.x = -10.0;
+    }
+    if position.y > 5.0 {
+        position.y = -5.0;
+    }
+    position
+}
+
 /// `Boid.flock` + `update` + `borders` of the seed, every boid reading the same snapshot.
 fn seed_step(positions: &[Vector], velocities: &[Vector]) -> (Vec<Vector>, Vec<Vector>) {
     let mut new_positions = Vec::new();
@@ -99,20 +134,7 @@ fn seed_step(positions: &[Vector], velocities: &[Vector]) -> (Vec<Vector>, Vec<V
         let [separation, alignment, cohesion] = seed_action(me, positions, velocities);
         let acceleration = separation * 1.5 + alignment + cohesion;
         let velocity = normalized(velocities[me] + acceleration) * MAX_SPEED;
-        let mut position = positions[me] + velocity;
-        if position.x < -10.0 {
-            position.x = 10.0;
-        }
-        if position.y < -5.0 {
-            position.y = 5.0;
-        }
-        if position.x > 10.0 {
-            position.x = -10.0;
-        }
-        if position.y > 5.0 {
-            position.y = -5.0;
-        }
-        new_positions.push(position);
+        new_positions.push(borders(positions[me] + velocity));
         new_velocities.push(velocity);
     }
     (new_positions, new_velocities)
@@ -194,4 +216,173 @@ fn many_steps_stay_on_the_seed_trajectory() {
     for (a, e) in flock.positions().iter().zip(&positions) {
         assert!((*a - *e).length() < 1e-5, "kernel {a}, seed {e}");
     }
+}
+
+/// The seed's first version: `separate`, `align` and `cohesion` each in a loop of their own,
+/// max force 0.003, radii 0.75 / 1.1 / 1.1, weights 0.15 / 0.1 / 0.1.
+mod first_version {
+    use super::*;
+
+    pub const MAX_FORCE: f32 = 0.003;
+
+    fn seek(position: Vector, velocity: Vector, target: Vector) -> Vector {
+        let desired = normalized(target - position) * MAX_SPEED;
+        normalized(desired - velocity) * MAX_FORCE
+    }
+
+    fn separate(me: usize, positions: &[Vector], velocity: Vector) -> Vector {
+        let mut steer = Vector::ZERO;
+        let mut count = 0;
+        for other in positions {
+            let d = positions[me].distance(*other);
+            if d > 0.0 && d < 0.75 {
+                steer += normalized(positions[me] - *other) / d;
+                count += 1;
+            }
+        }
+        if count > 0 {
+            steer /= count as f32;
+        }
+        if steer.length() > 0.0 {
+            steer = normalized(steer) * MAX_SPEED - velocity;
+            steer = normalized(steer) * MAX_FORCE;
+        }
+        steer
+    }
+
+    fn align(me: usize, positions: &[Vector], velocities: &[Vector]) -> Vector {
+        let mut sum = Vector::ZERO;
+        let mut count = 0;
+        for (other, other_velocity) in positions.iter().zip(velocities) {
+            let d = positions[me].distance(*other);
+            if d > 0.0 && d < 1.1 {
+                sum += *other_velocity;
+                count += 1;
+            }
+        }
+        if count == 0 {
+            return Vector::ZERO;
+        }
+        sum /= count as f32;
+        normalized(normalized(sum) * MAX_SPEED - velocities[me]) * MAX_FORCE
+    }
+
+    fn cohesion(me: usize, positions: &[Vector], velocity: Vector) -> Vector {
+        let mut sum = Vector::ZERO;
+        let mut count = 0;
+        for other in positions {
+            let d = positions[me].distance(*other);
+            if d > 0.0 && d < 1.1 {
+                sum += *other;
+                count += 1;
+            }
+        }
+        if count == 0 {
+            return Vector::ZERO;
+        }
+        seek(positions[me], velocity, sum / count as f32)
+    }
+
+    pub fn step(positions: &[Vector], velocities: &[Vector]) -> (Vec<Vector>, Vec<Vector>) {
+        let mut new_positions = Vec::new();
+        let mut new_velocities = Vec::new();
+        for me in 0..positions.len() {
+            let acceleration = separate(me, positions, velocities[me]) * 0.15
+                + align(me, positions, velocities) * 0.1
+                + cohesion(me, positions, velocities[me]) * 0.1;
+            let velocity = normalized(velocities[me] + acceleration) * MAX_SPEED;
+            new_positions.push(borders(positions[me] + velocity));
+            new_velocities.push(velocity);
+        }
+        (new_positions, new_velocities)
+    }
+}
+
+#[test]
+fn one_step_matches_the_first_version() {
+    let preset = FlockConfig::unity_port_first();
+    let config = FlockConfig {
+        max_speed: MAX_SPEED,
+        max_force: first_version::MAX_FORCE,
+        response_time: 1.0,
+        ..preset
+    };
+    assert!((preset.max_speed - MAX_SPEED * 60.0).abs() < 1e-6);
+    assert!((preset.max_force - first_version::MAX_FORCE * 3600.0).abs() < 1e-4);
+    let (positions, velocities) = hand_made_state();
+    let (mut expected_positions, mut expected_velocities) = (positions.clone(), velocities.clone());
+    let mut flock = Flock::new(positions, velocities, &config);
+    for _ in 0..10 {
+        (expected_positions, expected_velocities) =
+            first_version::step(&expected_positions, &expected_velocities);
+        flock.step(&config, 1.0);
+    }
+    assert_close(flock.velocities(), &expected_velocities, "velocity");
+    for (a, e) in flock.positions().iter().zip(&expected_positions) {
+        assert!((*a - *e).length() < 1e-6, "kernel {a}, seed {e}");
+    }
+}
+
+#[test]
+fn the_first_step_from_a_unit_velocity_matches_the_seed() {
+    // The seed's `Boid` starts with `new Vector3(cos, sin)`: one unit per frame, 50 times max
+    // speed, until the first `update` renormalises it. The forces of that first step see it.
+    let (positions, velocities) = hand_made_state();
+    let velocities: Vec<Vector> = velocities.iter().map(|v| *v / MAX_SPEED).collect();
+    let (expected_positions, expected_velocities) = seed_step(&positions, &velocities);
+    let config = seed_config(IndexKind::Grid);
+    let mut flock = Flock::new(positions, velocities, &config);
+    flock.step(&config, 1.0);
+    assert_close(flock.velocities(), &expected_velocities, "velocity");
+    assert_close(flock.positions(), &expected_positions, "position");
+}
+
+#[test]
+fn a_nearly_satisfied_rule_gives_no_force_as_unity_normalized_does() {
+    // Two boids 0.6 apart (alignment and cohesion, no separation) flying almost the same way:
+    // `desired - velocity` for alignment is 0.02 * 1e-4 = 2e-6 < 1e-5, so Unity's `normalized`
+    // gives zero and alignment adds nothing. Without the dead zone it would be a full-size force
+    // (0.001, half of the speed change a step may make) in a near-random direction.
+    let positions = vec![Vector::new(0.0, 0.0), Vector::new(0.0, 0.6)];
+    let velocities = vec![
+        Vector::from_angle(0.0) * MAX_SPEED,
+        Vector::from_angle(1e-4) * MAX_SPEED,
+    ];
+    let [_, alignment, cohesion] = seed_action(0, &positions, &velocities);
+    assert_eq!(alignment, Vector::ZERO);
+    assert!(cohesion != Vector::ZERO);
+    let (expected_positions, expected_velocities) = seed_step(&positions, &velocities);
+    for index in [IndexKind::BruteForce, IndexKind::Grid] {
+        let config = seed_config(index);
+        let mut flock = Flock::new(positions.clone(), velocities.clone(), &config);
+        flock.step(&config, 1.0);
+        assert_close(flock.velocities(), &expected_velocities, "velocity");
+        assert_close(flock.positions(), &expected_positions, "position");
+    }
+    // Over the dead zone's edge (2e-5 > 1e-5) the force is full size again.
+    let turned = vec![velocities[0], Vector::from_angle(1e-3) * MAX_SPEED];
+    let [_, alignment, _] = seed_action(0, &positions, &turned);
+    assert!((alignment.length() - MAX_FORCE).abs() < 1e-9);
+}
+
+#[test]
+fn borders_jump_to_the_opposite_edge() {
+    // Boids about to cross each edge; far apart, so they have no neighbours.
+    let positions = vec![
+        Vector::new(9.995, 0.0),
+        Vector::new(-9.995, 3.0),
+        Vector::new(4.0, 4.995),
+        Vector::new(-4.0, -4.995),
+    ];
+    let headings = [0.0f32, std::f32::consts::PI, 1.4, -1.7];
+    let velocities: Vec<Vector> = headings
+        .iter()
+        .map(|angle| Vector::from_angle(*angle) * MAX_SPEED)
+        .collect();
+    let (expected_positions, _) = seed_step(&positions, &velocities);
+    assert_eq!(expected_positions[0].x, -10.0);
+    let config = seed_config(IndexKind::KdTree);
+    let mut flock = Flock::new(positions, velocities, &config);
+    flock.step(&config, 1.0);
+    assert_close(flock.positions(), &expected_positions, "position");
 }

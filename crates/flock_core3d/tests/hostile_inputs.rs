@@ -4,7 +4,8 @@
 
 use flock_core3d::steering::limit_turn;
 use flock_core3d::{
-    Bounds, EdgeMode, Flock, FlockConfig, IndexKind, ScopedThreads, Vector, apply_edge, wrap_point,
+    Bounds, EdgeMode, Flock, FlockConfig, IndexKind, ScopedThreads, Vector, apply_edge, jump_point,
+    wrap_point,
 };
 
 fn bounds() -> Bounds {
@@ -13,7 +14,12 @@ fn bounds() -> Bounds {
 
 #[test]
 fn non_finite_coordinates_come_back_to_the_centre_on_every_axis_in_every_mode() {
-    for mode in [EdgeMode::Wrap, EdgeMode::Bounce, EdgeMode::Free] {
+    for mode in [
+        EdgeMode::Wrap,
+        EdgeMode::Jump,
+        EdgeMode::Bounce,
+        EdgeMode::Free,
+    ] {
         for (bad, expected) in [
             (Vector::new(1.0, 2.0, f32::NAN), Vector::new(1.0, 2.0, 0.0)),
             (
@@ -46,6 +52,9 @@ fn far_out_points_wrap_into_the_box_and_bounces_reflect_every_axis() {
     }
     let wrapped = wrap_point(Vector::new(0.0, 0.0, 16.0), &bounds());
     assert!((wrapped - Vector::new(0.0, 0.0, -14.0)).length() < 1e-5);
+    // Seed 002's jump: past an edge, to the opposite edge, on every axis.
+    let jumped = jump_point(Vector::new(10.5, -5.5, 16.0), &bounds());
+    assert_eq!(jumped, Vector::new(-10.0, 5.0, -15.0));
     let mut position = Vector::new(10.5, -5.5, 15.5);
     let mut velocity = Vector::new(2.0, -1.0, 3.0);
     apply_edge(EdgeMode::Bounce, &bounds(), &mut position, &mut velocity);
@@ -86,7 +95,12 @@ fn invalid_bounds_name_the_z_field() {
 
 #[test]
 fn hostile_boids_never_break_a_step() {
-    for edges in [EdgeMode::Wrap, EdgeMode::Bounce, EdgeMode::Free] {
+    for edges in [
+        EdgeMode::Wrap,
+        EdgeMode::Jump,
+        EdgeMode::Bounce,
+        EdgeMode::Free,
+    ] {
         for index in [IndexKind::Grid, IndexKind::KdTree, IndexKind::BruteForce] {
             let config = FlockConfig {
                 bounds: Bounds::centered(Vector::splat(300.0)),

@@ -44,6 +44,7 @@ fn lifted_config(config: &Config2, depth: f32) -> FlockConfig {
         wrap_neighbours: config.wrap_neighbours,
         edges: match config.edges {
             flock_core::EdgeMode::Wrap => EdgeMode::Wrap,
+            flock_core::EdgeMode::Jump => EdgeMode::Jump,
             flock_core::EdgeMode::Bounce => EdgeMode::Bounce,
             flock_core::EdgeMode::Free => EdgeMode::Free,
         },
@@ -72,8 +73,9 @@ fn settings(edges: flock_core::EdgeMode, index: flock_core::IndexKind) -> Config
     }
 }
 
-const EDGES: [flock_core::EdgeMode; 3] = [
+const EDGES: [flock_core::EdgeMode; 4] = [
     flock_core::EdgeMode::Wrap,
+    flock_core::EdgeMode::Jump,
     flock_core::EdgeMode::Bounce,
     flock_core::EdgeMode::Free,
 ];

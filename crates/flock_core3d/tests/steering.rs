@@ -52,11 +52,15 @@ fn the_wander_point_moves_on_a_sphere_by_at_most_half_the_angle_change() {
 #[test]
 fn a_wanderer_with_a_home_stays_near_it_in_3d() {
     let home = Vector::new(50.0, -20.0, 30.0);
+    // Seed 003's wanderer scaled to a speed of 10: circle 30 ahead, radius 15, pulled home
+    // at a speed well above its own, so the pull wins outside the home radius.
     let params = WanderParams {
+        circle_distance: 30.0,
+        circle_radius: 15.0,
         home: Some(WanderHome {
             centre: home,
             radius: 40.0,
-            pull_back: 3.0,
+            pull_back_speed: 100.0,
         }),
         ..WanderParams::default()
     };
@@ -209,12 +213,32 @@ fn walls_push_inwards_along_every_axis() {
             let mut heading = Vector::ZERO;
             heading[axis] = sign;
             let me = vehicle(heading * 8.0, heading * 5.0);
-            let force = avoid_walls(&me, &bounds, 4.0);
+            let force = avoid_walls(&me, &bounds, 4.0, 3.0);
             assert!(
                 force[axis] * sign < 0.0,
                 "axis {axis}, sign {sign}: {force}"
             );
-            assert_eq!(avoid_walls(&me, &bounds, 1.0), Vector::ZERO);
+            assert_eq!(avoid_walls(&me, &bounds, 1.0, 3.0), Vector::ZERO);
         }
     }
+}
+
+#[test]
+fn a_tank_drives_on_the_ground_and_turns_about_the_up_axis_at_its_rate() {
+    use flock_core3d::group::{DriveState, drive};
+    // Facing -z (Bevy's forward), the target ahead and to the right (+x) on the ground.
+    let mut state = DriveState::facing(-Vector::Z);
+    let (rotate_speed, dt) = (20f32.to_radians(), 0.1);
+    let target = Vector::new(30.0, 0.0, -10.0);
+    let mut position = Vector::ZERO;
+    for _ in 0..300 {
+        let before = state.heading;
+        let velocity = drive(&mut state, target - position, 5.0, rotate_speed, dt);
+        position += velocity * dt;
+        assert_eq!(state.heading.y, 0.0, "the heading stays on the ground");
+        assert!((state.heading.length() - 1.0).abs() < 1e-5);
+        assert!(angle_between(before, state.heading) <= rotate_speed * dt + 1e-5);
+    }
+    assert!(position.distance(target) < 2.0, "{position}");
+    assert!(position.y.abs() < 1e-6);
 }

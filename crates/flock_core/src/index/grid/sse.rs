@@ -158,16 +158,16 @@ impl Lanes {
         // Mask the product, not the factor: a slot whose position is not finite has an
         // infinite or NaN offset, and `inf * 0` is NaN, which would poison every sum it meets.
         let inverse = Vec4::ONE / distance_squared;
-        for axis in 0..DIMENSIONS {
-            self.away[axis] -= Vec4::select(separation, offset[axis] * inverse, Vec4::ZERO);
+        for (away, offset) in self.away.iter_mut().zip(&offset) {
+            *away -= Vec4::select(separation, *offset * inverse, Vec4::ZERO);
         }
         self.separation += ones(separation);
-        for axis in 0..DIMENSIONS {
-            self.velocity[axis] += Vec4::select(alignment, batch.velocity[axis], Vec4::ZERO);
+        for (sum, velocity) in self.velocity.iter_mut().zip(&batch.velocity) {
+            *sum += Vec4::select(alignment, *velocity, Vec4::ZERO);
         }
         self.alignment += ones(alignment);
-        for axis in 0..DIMENSIONS {
-            self.offset[axis] += Vec4::select(cohesion, offset[axis], Vec4::ZERO);
+        for (sum, offset) in self.offset.iter_mut().zip(&offset) {
+            *sum += Vec4::select(cohesion, *offset, Vec4::ZERO);
         }
         self.cohesion += ones(cohesion);
     }

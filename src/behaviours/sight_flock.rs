@@ -1,0 +1,55 @@
+//! Seed 001's own flocking rules as a behaviour, for comparison with the kernel's Reynolds
+//! rules (the field-of-view example switches between them).
+
+use bevy::prelude::*;
+use flock_core::NeighbourIndex;
+use flock_core::steering::{SightParams, sight_flock};
+
+use crate::behaviours::{MotionLimits, SteeringForce, vehicle};
+use crate::components::Velocity;
+use crate::settings::ActiveFlockSettings;
+use crate::steer::FlockBuffers;
+
+/// Flock as seed 001's `flock()` does: over every other boid in sight (within
+/// `params.in_sight` and not behind), seek their average position, steer by their average
+/// velocity minus its own (the average starting from its own velocity, as written), and flee
+/// each one closer than `params.too_close`. The sum joins the boid's other behaviours, truncated
+/// once to the max force. Give the boid zero flocking weights to see these rules alone.
+/// Distances are plain (not across a wrapping seam), as in the seed.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
+#[reflect(Component, Debug, PartialEq)]
+#[require(SteeringForce)]
+pub struct SightFlock {
+    /// The sight and too-close distances.
+    pub params: SightParams,
+    /// How much this force counts in the boid's sum.
+    pub weight: f32,
+}
+
+pub(crate) fn flock_in_sight(
+    settings: Res<ActiveFlockSettings>,
+    buffers: Res<FlockBuffers>,
+    mut candidates: Local<Vec<u32>>,
+    mut boids: Query<(
+        Entity,
+        &Transform,
+        &Velocity,
+        Option<&MotionLimits>,
+        &SightFlock,
+        &mut SteeringForce,
+    )>,
+) {
+    let config = &settings.0.config;
+    for (entity, transform, velocity, limits, behaviour, mut force) in &mut boids {
+        let me = vehicle(transform, velocity, limits, config);
+        buffers
+            .index()
+            .candidates(me.position, behaviour.params.in_sight, &mut candidates);
+        let others = candidates.iter().filter_map(|&other| {
+            let other = other as usize;
+            (*buffers.entities().get(other)? != entity)
+                .then(|| (buffers.positions()[other], buffers.velocities()[other]))
+        });
+        force.0 += behaviour.weight * sight_flock(&me, others, &behaviour.params);
+    }
+}
