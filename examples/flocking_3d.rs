@@ -19,6 +19,7 @@ const BOX: Vec3 = Vec3::new(900.0, 450.0, 900.0);
 const START: SpawnBoids = SpawnBoids {
     count: 2_000,
     placement: Placement::RandomInBounds,
+    speed: None,
 };
 
 const SKY: Color = Color::srgb(0.55, 0.68, 0.82);

@@ -57,8 +57,6 @@ pub mod prelude {
     pub use crate::Banking;
     #[cfg(all(feature = "render", not(flock_3d)))]
     pub use crate::FlockCamera;
-    #[cfg(all(feature = "render", not(flock_3d)))]
-    pub use crate::FlockCamera;
     pub use crate::{
         Acceleration, Arrive, AvoidObstacles, AvoidWalls, Boid, BoidGroup, BoidsPlugin,
         BoundsSource, Evade, Flee, FlockClock, FlockRng, FlockSettings, FlockSystems, GroupMember,

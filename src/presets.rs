@@ -245,7 +245,7 @@ pub fn loose_swarm() -> FlockSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bevy::math::Vec2;
+    use flock_core::world_size;
 
     #[test]
     fn every_preset_is_valid_and_has_its_own_file() {
@@ -259,7 +259,8 @@ mod tests {
     #[test]
     fn the_unity_world_is_as_wide_as_the_window_and_two_to_one() {
         let bounds = unity_port().config.bounds;
-        assert_eq!(bounds.size(), Vec2::new(1280.0, 640.0));
+        // In 3D as deep as it is high.
+        assert_eq!(bounds.size(), world_size(1280.0, 640.0));
         assert_eq!(unity_port_first().config.bounds, bounds);
     }
 }

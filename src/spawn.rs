@@ -135,10 +135,13 @@ fn spawn(world: &mut World, command: SpawnBoids) -> Vec<Entity> {
                 Placement::RandomInBounds => random_point(&config.bounds, rng.rng()),
                 Placement::At(point) => point,
                 #[cfg(not(flock_3d))]
-                Placement::InRect(rect) => Vec2::new(
-                    rng.rng().random_range(rect.min.x..=rect.max.x),
-                    rng.rng().random_range(rect.min.y..=rect.max.y),
-                ),
+                Placement::InRect(rect) => {
+                    use rand::RngExt;
+                    Vec2::new(
+                        rng.rng().random_range(rect.min.x..=rect.max.x),
+                        rng.rng().random_range(rect.min.y..=rect.max.y),
+                    )
+                }
             };
             // Uniform on the circle (2D) or the sphere (3D).
             let heading = random_direction(rng.rng());
