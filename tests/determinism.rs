@@ -63,7 +63,10 @@ fn child_run() {
     let bits = state_bits(&run(&mut app));
     let text: String = bits
         .iter()
-        .map(|b| format!("{:08x} {:08x} {:08x} {:08x}\n", b[0], b[1], b[2], b[3]))
+        .map(|bits| {
+            let words: Vec<String> = bits.iter().map(|word| format!("{word:08x}")).collect();
+            words.join(" ") + "\n"
+        })
         .collect();
     std::fs::write(output, text).unwrap();
 }

@@ -1,11 +1,13 @@
 //! What the headless-`App` tests share: an app stepped one fixed step per update, and ways to
-//! read the flock back.
+//! read the flock back. Dimension-free: `bevy_flock3d`'s tests include this file too, with
+//! `bevy_flock3d` named `bevy_flock`.
 #![allow(dead_code)] // Each test file uses some of these.
 
 use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
+use bevy_flock::flock_core::Vector;
 use bevy_flock::prelude::*;
 
 /// Fixed steps per second.
@@ -43,7 +45,7 @@ pub fn spawn(app: &mut App, count: usize, placement: Placement) -> Vec<Entity> {
 }
 
 /// One boid's entity, position and velocity.
-pub type BoidState = (Entity, Vec2, Vec2);
+pub type BoidState = (Entity, Vector, Vector);
 
 /// Every boid's state, ordered by entity.
 pub fn boid_states(app: &mut App) -> Vec<BoidState> {
@@ -51,17 +53,26 @@ pub fn boid_states(app: &mut App) -> Vec<BoidState> {
         .world_mut()
         .query_filtered::<(Entity, &Transform, &Velocity), With<Boid>>()
         .iter(app.world())
-        .map(|(entity, transform, velocity)| (entity, transform.translation.truncate(), velocity.0))
+        .map(|(entity, transform, velocity)| {
+            // The translation's first two (2D) or three (3D) coordinates.
+            let position = Vector::from_slice(&transform.translation.to_array());
+            (entity, position, velocity.0)
+        })
         .collect();
     states.sort_by_key(|(entity, _, _)| *entity);
     states
 }
 
 /// The bits of every position and velocity, ordered by entity: equal only if bit-identical.
-pub fn state_bits(states: &[BoidState]) -> Vec<[u32; 4]> {
+pub fn state_bits(states: &[BoidState]) -> Vec<Vec<u32>> {
     states
         .iter()
-        .map(|(_, p, v)| [p.x.to_bits(), p.y.to_bits(), v.x.to_bits(), v.y.to_bits()])
+        .map(|(_, p, v)| {
+            (p.to_array().into_iter())
+                .chain(v.to_array())
+                .map(f32::to_bits)
+                .collect()
+        })
         .collect()
 }
 

@@ -2,6 +2,9 @@
 //! what matters off the plane z = 0 (or off y = 0), so a behaviour that only worked in a plane
 //! would fail it.
 
+// The shared test helpers say `bevy_flock`; here that is the 3D crate.
+extern crate bevy_flock3d as bevy_flock;
+
 mod common;
 
 use bevy::prelude::*;

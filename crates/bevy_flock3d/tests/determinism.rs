@@ -2,6 +2,9 @@
 //! with one compute thread or two (each in its own process, as Bevy's compute pool is sized
 //! once per process).
 
+// The shared test helpers say `bevy_flock`; here that is the 3D crate.
+extern crate bevy_flock3d as bevy_flock;
+
 mod common;
 
 use std::path::{Path, PathBuf};

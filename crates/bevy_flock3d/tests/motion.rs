@@ -2,6 +2,9 @@
 //! straight up and down), wrap and bounce hold on every axis, and bad values (a velocity that
 //! is not finite, boids far outside) cost nothing but their own boid's flight.
 
+// The shared test helpers say `bevy_flock`; here that is the 3D crate.
+extern crate bevy_flock3d as bevy_flock;
+
 mod common;
 
 use bevy::prelude::*;

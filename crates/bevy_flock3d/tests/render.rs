@@ -9,6 +9,9 @@ use bevy_flock3d::prelude::*;
 use bevy_flock3d::{CursorWorldPosition, PrefabStyled};
 use common::*;
 
+// The shared test helpers say `bevy_flock`; here that is the 3D crate.
+extern crate bevy_flock3d as bevy_flock;
+
 mod common;
 
 /// A headless app with the mesh and material assets a renderer would bring (inserted before
