@@ -10,7 +10,9 @@
 //! slots would make the total shorter (each new path is no longer than the two pieces through
 //! `p`, by the triangle inequality, and strictly shorter unless all four points are on a line),
 //! so after the swaps no two paths cross: members never cut across each other to reach their
-//! slots. It is not always the global minimum, which nothing here needs.
+//! slots. Paths along one line (a member heading for a slot straight behind the slot another
+//! member heads for, one behind the other) gain nothing from a swap and stay as they are. It
+//! is not always the global minimum, which nothing here needs.
 
 use std::fmt;
 
