@@ -229,6 +229,7 @@ fn followers_get_out_of_the_leaders_way_and_stay_behind_it() {
         .map(|(x, y)| boid(&mut app, level(x, y), FollowLeader::new(leader)))
         .collect();
     let mut in_the_way = 0;
+    let mut closest = f32::INFINITY;
     for step_index in 0..600 {
         step(&mut app, 1);
         let lead = bevy_flock::flock_core::steering::Leader {
@@ -237,6 +238,7 @@ fn followers_get_out_of_the_leaders_way_and_stay_behind_it() {
         };
         for &follower in &followers {
             let here = position(&app, follower);
+            closest = closest.min(here.distance(lead.position));
             if step_index >= 120
                 && bevy_flock::flock_core::steering::in_leader_way(&lead, here, &params)
             {
@@ -245,6 +247,8 @@ fn followers_get_out_of_the_leaders_way_and_stay_behind_it() {
         }
     }
     assert_eq!(in_the_way, 0, "follower-steps in the leader's way after 2 s");
+    // Out of its way means round the leader, not through it.
+    assert!(closest > 5.0, "a follower came within {closest} of the leader");
     for &follower in &followers {
         let offset = position(&app, follower) - position(&app, leader);
         assert!(offset.dot(level(1.0, 0.0)) < 0.0, "ahead of the leader: {offset}");

@@ -202,6 +202,7 @@ mod tests {
             })
             .collect();
         let mut in_the_way_late = 0;
+        let mut closest = f32::INFINITY;
         for step in 0..600 {
             leader.position += leader.heading * 60.0 * dt;
             let positions: Vec<Vector> = followers.iter().map(|f| f.position).collect();
@@ -214,6 +215,7 @@ mod tests {
                 let force = combine(follow_leader(me, &leader, mates, &params), 6000.0, 1.0);
                 me.velocity = (me.velocity + force * dt).clamp_length_max(me.max_speed);
                 me.position += me.velocity * dt;
+                closest = closest.min(me.position.distance(leader.position));
                 if step >= 180 && in_leader_way(&leader, me.position, &params) {
                     in_the_way_late += 1;
                 }
@@ -223,6 +225,9 @@ mod tests {
             in_the_way_late, 0,
             "followers in the leader's way after 3 s"
         );
+        // Stepping aside takes them round the leader, not through it (without it they pass
+        // within a unit of it).
+        assert!(closest > 10.0, "came within {closest} of the leader");
         for me in &followers {
             let offset = me.position - leader.position;
             assert!(offset.dot(leader.heading) < 0.0, "{offset}");
