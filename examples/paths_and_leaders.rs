@@ -58,8 +58,8 @@ fn main() {
     })
     .add_plugins(BoidsPlugin::default().with_seed(7))
     .add_plugins(support::HelpLinePlugin(
-        "paths_and_leaders: a stream on the loop, the blue car against it with three escorts, \
-         followers behind the orange leader",
+        "paths_and_leaders: a stream on the loop, a car against it with escorts, followers \
+         behind the orange leader",
     ))
     .add_systems(Startup, setup)
     .add_systems(Update, (pause, draw_paths, draw_stations));
