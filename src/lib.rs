@@ -66,11 +66,11 @@ pub mod prelude {
         Hunt, MotionLimits, Obstacle, Placement, Pursue, Seek, SightFlock, SpawnBoids, Species,
         SpeciesRelations, SteeringForce, SteeringWeights, Target, TurnRate, Velocity, Wander,
     };
+    #[cfg(feature = "render")]
+    pub use crate::{BoidColors, BoidPrefab, ClickToSpawn, CursorWorldPosition};
     pub use crate::{
         FlockPath, FollowLeader, FollowPath, Formation, FormationMember, OffsetPursuit,
     };
-    #[cfg(feature = "render")]
-    pub use crate::{BoidColors, BoidPrefab, ClickToSpawn, CursorWorldPosition};
     #[cfg(all(feature = "render", flock_3d))]
     pub use crate::{bird_mesh, fish_mesh};
     pub use flock_core::Vector;

@@ -112,7 +112,10 @@ pub(crate) fn steer_formations(
     } = &mut *scratch;
     by_formation.values_mut().for_each(Vec::clear);
     for (entity, .., member, _) in &members {
-        by_formation.entry(member.formation).or_default().push(entity);
+        by_formation
+            .entry(member.formation)
+            .or_default()
+            .push(entity);
     }
     by_formation.retain(|_, group| !group.is_empty());
     let config = &settings.0.config;

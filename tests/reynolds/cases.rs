@@ -43,7 +43,13 @@ fn at(point: Vector) -> Transform {
 }
 
 fn position(app: &App, entity: Entity) -> Vector {
-    Vector::from_slice(&app.world().get::<Transform>(entity).unwrap().translation.to_array())
+    Vector::from_slice(
+        &app.world()
+            .get::<Transform>(entity)
+            .unwrap()
+            .translation
+            .to_array(),
+    )
 }
 
 fn velocity(app: &App, entity: Entity) -> Vector {
@@ -74,7 +80,12 @@ fn cross(a0: Vector, a1: Vector, b0: Vector, b1: Vector) -> bool {
 #[test]
 fn path_followers_reach_the_corridor_stay_in_it_and_go_round_both_ways() {
     let mut app = app();
-    let corners = [(-200.0, -100.0), (200.0, -100.0), (200.0, 100.0), (-200.0, 100.0)];
+    let corners = [
+        (-200.0, -100.0),
+        (200.0, -100.0),
+        (200.0, 100.0),
+        (-200.0, 100.0),
+    ];
     let path = FlockPath {
         points: corners.map(|(x, y)| level(x, y)).to_vec(),
         radius: 20.0,
@@ -210,12 +221,7 @@ fn paths_follower(app: &mut App, path: Entity) -> Entity {
 /// A leader driving straight at 60 along +x on the ground (no behaviours: it coasts).
 fn leader(app: &mut App) -> Entity {
     app.world_mut()
-        .spawn((
-            Boid,
-            VEHICLE,
-            at(Vector::ZERO),
-            Velocity(level(60.0, 0.0)),
-        ))
+        .spawn((Boid, VEHICLE, at(Vector::ZERO), Velocity(level(60.0, 0.0))))
         .id()
 }
 
@@ -246,12 +252,21 @@ fn followers_get_out_of_the_leaders_way_and_stay_behind_it() {
             }
         }
     }
-    assert_eq!(in_the_way, 0, "follower-steps in the leader's way after 2 s");
+    assert_eq!(
+        in_the_way, 0,
+        "follower-steps in the leader's way after 2 s"
+    );
     // Out of its way means round the leader, not through it.
-    assert!(closest > 5.0, "a follower came within {closest} of the leader");
+    assert!(
+        closest > 5.0,
+        "a follower came within {closest} of the leader"
+    );
     for &follower in &followers {
         let offset = position(&app, follower) - position(&app, leader);
-        assert!(offset.dot(level(1.0, 0.0)) < 0.0, "ahead of the leader: {offset}");
+        assert!(
+            offset.dot(level(1.0, 0.0)) < 0.0,
+            "ahead of the leader: {offset}"
+        );
         assert!(offset.length() < 150.0, "left behind: {offset}");
     }
     // Followers keep apart.
@@ -279,7 +294,11 @@ fn escorts_hold_their_stations_and_coast_when_the_target_is_gone() {
     let stations = [level(0.0, 40.0), level(0.0, -40.0), level(-40.0, 0.0)];
     let escorts: Vec<Entity> = stations
         .iter()
-        .zip([level(-200.0, 150.0), level(100.0, -120.0), level(-300.0, 0.0)])
+        .zip([
+            level(-200.0, 150.0),
+            level(100.0, -120.0),
+            level(-300.0, 0.0),
+        ])
         .map(|(&offset, start)| {
             let pursuit = OffsetPursuit {
                 target: leader,
@@ -408,7 +427,11 @@ fn formations_fill_every_slot_without_crossing_turn_and_close_up() {
         form_up(&mut app, anchor, &members, 0, 2.0);
         // A member lost: the others close up and fill every slot of the smaller formation.
         app.world_mut().despawn(members[3]);
-        let rest: Vec<Entity> = members.iter().copied().filter(|&m| m != members[3]).collect();
+        let rest: Vec<Entity> = members
+            .iter()
+            .copied()
+            .filter(|&m| m != members[3])
+            .collect();
         for _ in 0..240 {
             anchor_at += heading / 60.0;
             move_anchor(&mut app, anchor, anchor_at, heading);
@@ -447,14 +470,23 @@ fn bad_formations_give_no_force_or_leave_the_furthest_without_a_slot() {
         .iter()
         .map(|&anchor| {
             app.world_mut()
-                .spawn((Boid, VEHICLE, at(level(50.0, 50.0)), coasting, FormationMember::new(anchor)))
+                .spawn((
+                    Boid,
+                    VEHICLE,
+                    at(level(50.0, 50.0)),
+                    coasting,
+                    FormationMember::new(anchor),
+                ))
                 .id()
         })
         .collect();
     step(&mut app, 30);
     for &member in &members {
         assert_eq!(velocity(&app, member), coasting.0);
-        assert_eq!(app.world().get::<FormationMember>(member).unwrap().slot, None);
+        assert_eq!(
+            app.world().get::<FormationMember>(member).unwrap().slot,
+            None
+        );
     }
     // Two custom slots for three members: the two nearest take them, the third coasts.
     let pair = app
@@ -474,7 +506,13 @@ fn bad_formations_give_no_force_or_leave_the_furthest_without_a_slot() {
         .into_iter()
         .map(|start| {
             app.world_mut()
-                .spawn((Boid, VEHICLE, at(start), coasting, FormationMember::new(pair)))
+                .spawn((
+                    Boid,
+                    VEHICLE,
+                    at(start),
+                    coasting,
+                    FormationMember::new(pair),
+                ))
                 .id()
         })
         .collect();

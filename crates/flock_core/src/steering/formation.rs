@@ -157,8 +157,8 @@ pub fn assign_slots(
         if d.is_finite() { d } else { f64::MAX }
     };
     // The others take the nearest free slot, in member order.
-    for member in 0..members.len() {
-        if assigned[member].is_some() {
+    for (member, assignment) in assigned.iter_mut().enumerate() {
+        if assignment.is_some() {
             continue;
         }
         let nearest = (0..slots.len())
@@ -166,7 +166,7 @@ pub fn assign_slots(
             .min_by(|&a, &b| distance(member, a).total_cmp(&distance(member, b)));
         if let Some(slot) = nearest {
             owner[slot] = Some(member);
-            assigned[member] = Some(slot);
+            *assignment = Some(slot);
         }
     }
     // A change must shorten the total by more than rounding, or two equal totals could swap
@@ -203,11 +203,11 @@ pub fn assign_slots(
             if owner.contains(&Some(member)) {
                 continue;
             }
-            for slot in 0..slots.len() {
-                if let Some(holder) = owner[slot]
-                    && shorter(distance(member, slot), distance(holder, slot))
+            for (slot, holder) in owner.iter_mut().enumerate() {
+                if let Some(held_by) = *holder
+                    && shorter(distance(member, slot), distance(held_by, slot))
                 {
-                    owner[slot] = Some(member);
+                    *holder = Some(member);
                     changed = true;
                     break;
                 }
