@@ -83,8 +83,8 @@ pub(crate) fn follow_leaders(
             position: frame.position,
             heading: frame.heading,
         };
-        let mates = by_leader[&follow.leader]
-            .iter()
+        // Every follower was grouped above, so its leader has an entry.
+        let mates = (by_leader.get(&follow.leader).into_iter().flatten())
             .filter(|(mate, _)| *mate != entity)
             .map(|&(_, position)| position);
         let me = vehicle(transform, velocity, limits, config);
