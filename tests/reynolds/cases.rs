@@ -521,3 +521,76 @@ fn bad_formations_give_no_force_or_leave_the_furthest_without_a_slot() {
     assert!(position(&app, trio[0]).distance(level(0.0, 20.0)) < 1.0);
     assert_eq!(velocity(&app, trio[2]), coasting.0);
 }
+
+#[test]
+fn numbers_that_are_not_finite_never_reach_a_velocity() {
+    let mut app = app();
+    let leader = leader(&mut app);
+    let anchor = app
+        .world_mut()
+        .spawn((
+            Formation::default(),
+            at(Vector::ZERO),
+            Velocity(level(1.0, 0.0)),
+        ))
+        .id();
+    let path = app
+        .world_mut()
+        .spawn(FlockPath {
+            points: vec![level(0.0, 0.0), level(100.0, 0.0)],
+            radius: 10.0,
+            looped: false,
+        })
+        .id();
+    let nan = f32::NAN;
+    let boids = [
+        boid(
+            &mut app,
+            level(-50.0, 10.0),
+            FollowLeader {
+                leader,
+                params: LeaderFollowParams {
+                    behind: nan,
+                    slow_radius: nan,
+                    way_length: nan,
+                    way_radius: nan,
+                    separation: nan,
+                },
+                weight: 1.0,
+            },
+        ),
+        boid(
+            &mut app,
+            level(-50.0, -10.0),
+            OffsetPursuit {
+                target: leader,
+                offset: Vector::splat(nan),
+                slow_radius: nan,
+                max_look_ahead: f32::INFINITY,
+                weight: 1.0,
+            },
+        ),
+        boid(
+            &mut app,
+            level(20.0, 30.0),
+            FormationMember {
+                slow_radius: nan,
+                max_look_ahead: -1.0,
+                ..FormationMember::new(anchor)
+            },
+        ),
+        boid(
+            &mut app,
+            level(20.0, -30.0),
+            FollowPath {
+                weight: nan,
+                ..FollowPath::new(path)
+            },
+        ),
+    ];
+    step(&mut app, 120);
+    for boid in boids {
+        assert!(position(&app, boid).is_finite() && velocity(&app, boid).is_finite());
+    }
+    assert_eq!(boid_count(&mut app), 5);
+}
