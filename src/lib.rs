@@ -29,6 +29,9 @@ pub use behaviours::{
     Obstacle, Pursue, Seek, SightFlock, Species, SpeciesRelations, SteeringForce, Target, TurnRate,
     Wander,
 };
+pub use behaviours::{
+    FlockPath, FollowLeader, FollowPath, Formation, FormationMember, OffsetPursuit,
+};
 pub use clock::FlockClock;
 pub use components::{Acceleration, Boid, SteeringWeights, Velocity};
 #[cfg(flock_3d)]
@@ -65,11 +68,17 @@ pub mod prelude {
     };
     #[cfg(feature = "render")]
     pub use crate::{BoidColors, BoidPrefab, ClickToSpawn, CursorWorldPosition};
+    pub use crate::{
+        FlockPath, FollowLeader, FollowPath, Formation, FormationMember, OffsetPursuit,
+    };
     #[cfg(all(feature = "render", flock_3d))]
     pub use crate::{bird_mesh, fish_mesh};
     pub use flock_core::Vector;
     pub use flock_core::steering::{
         DriveParams, GroupParams, SightParams, WanderHome, WanderParams,
+    };
+    pub use flock_core::steering::{
+        FormationShape, LeaderFollowParams, PathDirection, PathFollowParams, level,
     };
     pub use flock_core::{EdgeMode, FlockConfig, ForceLimit, IndexKind, RuleWeights, SpeedMode};
 }

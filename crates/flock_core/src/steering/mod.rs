@@ -13,7 +13,12 @@ pub use crate::sight::{SightParams, in_sight, sight_flock};
 pub use crate::group::{DriveParams, DriveState, GroupParams, drive, group_direction, group_speed};
 
 mod flee;
+mod formation;
+mod frame;
+mod leader;
 mod obstacles;
+mod offset_pursuit;
+mod path;
 mod pursuit;
 mod seek;
 mod turning;
@@ -21,9 +26,16 @@ mod walls;
 mod wander;
 
 pub use flee::{flee, flee_all};
+pub use formation::{
+    FormationError, FormationShape, MAX_UNTANGLE_PASSES, assign_slots, formation_slots,
+};
+pub use frame::{level, local_to_world};
+pub use leader::{Leader, LeaderFollowParams, follow_leader, in_leader_way};
 pub use obstacles::{Shape, avoid_obstacles};
+pub use offset_pursuit::{Frame, arrive_moving, offset_pursue};
+pub use path::{PathDirection, PathError, PathFollowParams, PathProjection, Polyline, follow_path};
 pub use pursuit::{evade, predict, pursue};
-pub use seek::{arrive, seek};
+pub use seek::{arrival_velocity, arrive, seek};
 pub use turning::limit_turn;
 pub use walls::avoid_walls;
 pub use wander::{WanderHome, WanderJitter, WanderParams, WanderState, wander, wander_jitter};
