@@ -38,6 +38,7 @@ mod flock;
 pub mod group;
 pub mod index;
 mod integrate;
+pub mod lockstep;
 mod math;
 pub mod metrics;
 pub mod parallel;
