@@ -258,11 +258,7 @@ pub(crate) fn steer_boids(
 
     // In parallel chunks: each boid finds its force through its entity's slot (a boid spawned
     // since the snapshot has none; one despawned is not visited).
-    let (entities, forces, slots) = (
-        &buffers.entities,
-        &buffers.forces,
-        &buffers.slot_of_entity,
-    );
+    let (entities, forces, slots) = (&buffers.entities, &buffers.forces, &buffers.slot_of_entity);
     let mass = config.mass;
     accelerations
         .par_iter_mut()
