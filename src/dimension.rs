@@ -196,12 +196,25 @@ pub(crate) fn facing(
     // Level is ill-defined near the vertical, where a small change of heading swings it round:
     // the roll rate fades to nothing there, so a boid climbing straight does not spin.
     let max_roll = (MAX_ROLL_RATE * dt * forward.with_y(0.0).length()).max(0.0);
-    let wanted = signed_angle(carried, target, forward);
-    let up = rotate_about(carried, forward, wanted.clamp(-max_roll, max_roll));
+    let up = roll_towards(carried, target, forward, max_roll);
     let right = forward.cross(up).try_normalize()?;
     let up = right.cross(forward);
     let rotation = Quat::from_mat3(&Mat3::from_cols(right, up, -forward)).normalize();
     rotation.is_finite().then_some(rotation)
+}
+
+/// `from` rolled about unit `axis` towards `to` (both unit and square to it) by at most
+/// `max_roll` radians. Most steps `to` is within reach and is the answer, found without an
+/// angle or a rotation: `sin(x) >= x - x^3 / 6` for `x >= 0`, so a roll of less than a quarter
+/// turn whose sine is below that bound is at most `max_roll`.
+#[cfg(flock_3d)]
+fn roll_towards(from: Vec3, to: Vec3, axis: Vec3, max_roll: f32) -> Vec3 {
+    let (cos, sin) = (from.dot(to), axis.dot(from.cross(to)));
+    if cos > 0.0 && sin.abs() <= max_roll - max_roll * max_roll * max_roll / 6.0 {
+        return to;
+    }
+    let wanted = sin.atan2(cos);
+    rotate_about(from, axis, wanted.clamp(-max_roll, max_roll))
 }
 
 /// The angle from `a` to `b` about unit `axis`, both square to it, in `(-pi, pi]`.

@@ -5,6 +5,7 @@ mod behaviours;
 mod clock;
 mod components;
 mod dimension;
+mod lockstep;
 #[cfg(all(feature = "render", flock_3d))]
 mod meshes;
 #[cfg(all(feature = "render", not(flock_3d)))]
@@ -36,6 +37,7 @@ pub use clock::FlockClock;
 pub use components::{Acceleration, Boid, SteeringWeights, Velocity};
 #[cfg(flock_3d)]
 pub use dimension::{Banking, MAX_ROLL_RATE};
+pub use lockstep::FlockStateHash;
 #[cfg(all(feature = "render", flock_3d))]
 pub use meshes::{bird_mesh, fish_mesh};
 pub use parallel::{TaskPoolExecutor, all_cores_for_compute};

@@ -27,6 +27,9 @@ pub struct FlockBuffers {
     index: AnyIndex,
     /// One flock per species when the snapshot holds more than one; empty otherwise.
     by_species: Vec<SpeciesFlock>,
+    /// Each boid's place in the snapshot, by entity index (`u32::MAX` or stale for others:
+    /// `entities` confirms a match), so the forces can be written back in parallel.
+    slot_of_entity: Vec<u32>,
     stats: NeighbourStats,
     timings: StepTimings,
 }
@@ -123,6 +126,11 @@ pub(crate) fn snapshot_boids(
     buffers.species.clear();
     let default_weights = settings.0.config.weights;
     for (entity, transform, velocity, weights, species) in &boids {
+        let index = entity.index_u32() as usize;
+        if index >= buffers.slot_of_entity.len() {
+            buffers.slot_of_entity.resize(index + 1, u32::MAX);
+        }
+        buffers.slot_of_entity[index] = buffers.entities.len() as u32;
         buffers.entities.push(entity);
         buffers.positions.push(position_of(transform.translation));
         buffers.velocities.push(velocity.0);
@@ -248,21 +256,18 @@ pub(crate) fn steer_boids(
     }
     buffers.timings.steer = started.elapsed();
 
-    // The query visits boids in the snapshot's order unless boids were added, removed or
-    // changed shape since: apply forces in one pass while that holds, then look the rest of
-    // the snapshot's boids up one by one.
-    let mut applied = 0;
-    for (entity, mut acceleration) in &mut accelerations {
-        if buffers.entities.get(applied) != Some(&entity) {
-            break;
-        }
-        acceleration.0 += buffers.forces[applied] / config.mass;
-        applied += 1;
-    }
-    for (entity, force) in buffers.entities.iter().zip(&buffers.forces).skip(applied) {
-        // A boid despawned since the snapshot has no acceleration to write.
-        if let Ok((_, mut acceleration)) = accelerations.get_mut(*entity) {
-            acceleration.0 += *force / config.mass;
-        }
-    }
+    // In parallel chunks: each boid finds its force through its entity's slot (a boid spawned
+    // since the snapshot has none; one despawned is not visited).
+    let (entities, forces, slots) = (&buffers.entities, &buffers.forces, &buffers.slot_of_entity);
+    let mass = config.mass;
+    accelerations
+        .par_iter_mut()
+        .for_each(|(entity, mut acceleration)| {
+            let Some(&slot) = slots.get(entity.index_u32() as usize) else {
+                return;
+            };
+            if entities.get(slot as usize) == Some(&entity) {
+                acceleration.0 += forces[slot as usize] / mass;
+            }
+        });
 }

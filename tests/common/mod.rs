@@ -111,3 +111,5 @@ pub fn assert_sound(app: &mut App) {
         );
     }
 }
+
+pub mod lockstep;

@@ -3,11 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool, TaskPoolBuilder};
-use bevy::time::TimeUpdateStrategy;
 use bevy_flock::prelude::*;
-use bevy_flock::{FlockBuffers, spawn_boids};
 use clap::Args;
 
 use crate::memory;
@@ -15,7 +12,7 @@ use crate::memory;
 /// Options of `flock bench`.
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Dimensions of the kernel tables: 2, 3 or both (`2,3`). The `App::update()` table is 2D.
+    /// Dimensions of the kernel and `App::update()` tables: 2, 3 or both (`2,3`).
     #[arg(long, value_delimiter = ',', default_value = "2", value_parser = parse_dims)]
     dims: Vec<usize>,
     /// Flock sizes for the kernel table (k and M suffixes: 10k, 1M).
@@ -57,25 +54,9 @@ pub struct BenchArgs {
 /// benchmarks, the memory probe and `flock soak` run in it.
 pub use crate::dim2::kernel_bench::bench_config;
 
-/// A headless app (MinimalPlugins and the plugin in `FixedUpdate`) with `count` boids, in
-/// which every `update()` is exactly one flock step of 1/60 s.
-pub fn bench_app(config: FlockConfig, count: usize, seed: u64) -> App {
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins.set(bevy_flock::all_cores_for_compute()))
-        .insert_resource(FlockSettings {
-            config,
-            bounds_source: BoundsSource::Fixed,
-            max_boids: count.max(1),
-        })
-        .add_plugins(BoidsPlugin::default().with_seed(seed))
-        .insert_resource(Time::<Fixed>::from_hz(60.0))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-            1.0 / 60.0,
-        )));
-    app.update();
-    spawn_boids(app.world_mut(), count, Placement::RandomInBounds);
-    app
-}
+/// The 2D plugin's benchmark app (see [`crate::dim2::app_bench::bench_app`]): for the memory
+/// probe, `flock soak` and the divan harness.
+pub use crate::dim2::app_bench::bench_app;
 
 /// Runs `flock bench`.
 pub fn run(args: &BenchArgs) -> Result<(), String> {
@@ -98,28 +79,39 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         args.seed, args.steps, args.seconds, args.warmup
     );
     for &dims in &args.dims {
-        kernel_tables(args, &kernel_pool, dims);
+        kernel_tables(args, &kernel_pool, dims, threads);
     }
 
     let app_sizes: Vec<usize> = args.app_sizes.iter().copied().filter(|c| *c > 0).collect();
-    // The plugin is 2D: its table comes with the 2D kernel's.
-    if !app_sizes.is_empty() && args.dims.contains(&2) {
+    for &dims in &args.dims {
+        if app_sizes.is_empty() {
+            break;
+        }
         println!(
-            "\nThe whole plugin, `App::update()` headless (MinimalPlugins + BoidsPlugin in FixedUpdate, \
+            "\n{dims}D plugin, `App::update()` headless (MinimalPlugins + BoidsPlugin in FixedUpdate, \
              grid, 32 neighbours, {threads} compute-pool threads):\n"
         );
-        println!("| boids | steps/s | ms/step | index ms | steer ms | rest of the app ms |");
-        println!("|---:|---:|---:|---:|---:|---:|");
+        println!(
+            "| boids | steps/s | ms/step | index ms | steer ms | rest of the app ms | boid-updates/s per core | candidate pairs/s per core |"
+        );
+        println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
         for &count in &app_sizes {
-            let app = measure_app(args, count);
+            let app = if dims == 3 {
+                crate::dim3::app_bench::measure_app(args, count)
+            } else {
+                crate::dim2::app_bench::measure_app(args, count)
+            };
+            let rates = PerCore::new(count, app.update, app.candidates_per_boid, threads);
             println!(
-                "| {} | {:.1} | {:.2} | {:.2} | {:.2} | {:.2} |",
+                "| {} | {:.1} | {:.2} | {:.2} | {:.2} | {:.2} | {} | {} |",
                 format_count(count),
                 1.0 / app.update.as_secs_f64(),
                 millis(app.update),
                 millis(app.index),
                 millis(app.steer),
                 millis(app.update.saturating_sub(app.index + app.steer)),
+                format_rate(rates.boid_updates),
+                format_rate(rates.candidate_pairs),
             );
         }
     }
@@ -152,13 +144,13 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
 
 /// The kernel's table in `dims` dimensions: every size, density and index; then the grid's
 /// speed-up over the other indexes.
-fn kernel_tables(args: &BenchArgs, pool: &TaskPool, dims: usize) {
+fn kernel_tables(args: &BenchArgs, pool: &TaskPool, dims: usize, threads: usize) {
     println!("\n{dims}D kernel (`Flock`, index rebuilt every step):\n");
     let mut rows = Vec::new();
     println!(
-        "| boids | neighbours (target) | index | steps/s | build ms | steer ms | step ms | neighbours/boid | candidates/boid |"
+        "| boids | neighbours (target) | index | steps/s | build ms | steer ms | step ms | neighbours/boid | candidates/boid | boid-updates/s per core | candidate pairs/s per core |"
     );
-    println!("|---:|---:|---|---:|---:|---:|---:|---:|---:|");
+    println!("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for &count in &args.sizes {
         for &neighbours in &args.neighbours {
             for &index in &args.indexes {
@@ -171,8 +163,9 @@ fn kernel_tables(args: &BenchArgs, pool: &TaskPool, dims: usize) {
                 } else {
                     crate::dim2::kernel_bench::measure_kernel(args, pool, count, neighbours, index)
                 };
+                let rates = PerCore::new(count, result.step, result.candidates_per_boid, threads);
                 println!(
-                    "| {} | {neighbours} | {} | {:.1} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} |",
+                    "| {} | {neighbours} | {} | {:.1} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} | {} | {} |",
                     format_count(count),
                     index_name(index),
                     result.steps_per_second(),
@@ -181,6 +174,8 @@ fn kernel_tables(args: &BenchArgs, pool: &TaskPool, dims: usize) {
                     millis(result.step),
                     result.neighbours_per_boid,
                     result.candidates_per_boid,
+                    format_rate(rates.boid_updates),
+                    format_rate(rates.candidate_pairs),
                 );
                 rows.push((count, neighbours, index, result));
             }
@@ -235,39 +230,37 @@ impl KernelResult {
 }
 
 /// Medians of one `App::update()` measurement, with the plugin's own index and steer times.
-struct AppResult {
-    update: Duration,
-    index: Duration,
-    steer: Duration,
+pub struct AppResult {
+    pub update: Duration,
+    pub index: Duration,
+    pub steer: Duration,
+    pub candidates_per_boid: f64,
 }
 
-fn measure_app(args: &BenchArgs, count: usize) -> AppResult {
-    let config = bench_config(count, 32, IndexKind::Grid);
-    let mut app = bench_app(config, count, args.seed);
-    for _ in 0..args.warmup {
-        app.update();
+/// Throughput per core, to compare with other systems on other hardware: boids stepped, and
+/// candidate pairs measured (a boid against one candidate), per second per thread at work.
+struct PerCore {
+    boid_updates: f64,
+    candidate_pairs: f64,
+}
+
+impl PerCore {
+    fn new(count: usize, step: Duration, candidates_per_boid: f64, threads: usize) -> Self {
+        let boid_updates = count as f64 / step.as_secs_f64().max(1e-12) / threads.max(1) as f64;
+        Self {
+            boid_updates,
+            candidate_pairs: boid_updates * candidates_per_boid,
+        }
     }
-    let steps_before = app.world().resource::<FlockClock>().steps_taken();
-    let (mut steps, mut indexes, mut steers) = (Vec::new(), Vec::new(), Vec::new());
-    let started = Instant::now();
-    while wants_more_samples(args, steps.len(), started) {
-        let begin = Instant::now();
-        app.update();
-        steps.push(begin.elapsed());
-        let timings = app.world().resource::<FlockBuffers>().timings();
-        indexes.push(timings.index);
-        steers.push(timings.steer);
-    }
-    let steps_taken = app.world().resource::<FlockClock>().steps_taken() - steps_before;
-    assert_eq!(
-        steps_taken,
-        steps.len() as u64,
-        "each update must be exactly one flock step"
-    );
-    AppResult {
-        update: median(steps),
-        index: median(indexes),
-        steer: median(steers),
+}
+
+/// A rate with an SI suffix: 3.2M, 410k.
+fn format_rate(rate: f64) -> String {
+    match rate {
+        r if r >= 1e9 => format!("{:.2}G", r / 1e9),
+        r if r >= 1e6 => format!("{:.1}M", r / 1e6),
+        r if r >= 1e3 => format!("{:.0}k", r / 1e3),
+        r => format!("{r:.0}"),
     }
 }
 

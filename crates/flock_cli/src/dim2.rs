@@ -2,12 +2,16 @@
 //! executor. The files under `dim/` are compiled here and again in [`crate::dim3`]: one source
 //! for both dimensions, as `flock_core3d` compiles `flock_core`'s.
 
+pub use bevy_flock as plugin;
 pub use bevy_flock::{FlockSettings as Settings, TaskPoolExecutor as PoolExecutor};
 pub use flock_core as kernel;
 
 /// The other dimension, for naming its files when they are given to this one.
 pub use crate::dim3 as other;
 
+#[path = "dim/app_bench.rs"]
+#[allow(clippy::duplicate_mod)] // compiled once per dimension, on purpose
+pub mod app_bench;
 #[path = "dim/boids.rs"]
 #[allow(clippy::duplicate_mod)] // compiled once per dimension, on purpose
 pub mod boids;

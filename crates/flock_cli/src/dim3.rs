@@ -2,12 +2,16 @@
 //! executor. The files under `dim/` are compiled here and in [`crate::dim2`], one source for
 //! both dimensions.
 
+pub use bevy_flock3d as plugin;
 pub use bevy_flock3d::{FlockSettings as Settings, TaskPoolExecutor as PoolExecutor};
 pub use flock_core3d as kernel;
 
 /// The other dimension, for naming its files when they are given to this one.
 pub use crate::dim2 as other;
 
+#[path = "dim/app_bench.rs"]
+#[allow(clippy::duplicate_mod)] // compiled once per dimension, on purpose
+pub mod app_bench;
 #[path = "dim/boids.rs"]
 #[allow(clippy::duplicate_mod)] // compiled once per dimension, on purpose
 pub mod boids;

@@ -102,6 +102,7 @@ impl Bounds {
     }
 
     /// Whether `point` lies inside, edges included.
+    #[inline]
     pub fn contains(&self, point: Vector) -> bool {
         point.cmpge(self.min).all() && point.cmple(self.max).all()
     }

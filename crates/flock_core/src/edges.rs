@@ -24,7 +24,21 @@ pub fn apply_edge(mode: EdgeMode, bounds: &Bounds, position: &mut Vector, veloci
 ///
 /// Uses the remainder, so a boid that moved past an edge keeps its overshoot and a far-out
 /// point still lands inside; [`jump_point`] is seed 002's way, which drops the overshoot.
+#[inline]
 pub fn wrap_point(point: Vector, bounds: &Bounds) -> Vector {
+    // Almost every boid is inside: one comparison per axis, inlined into the callers' loops
+    // (the grid's build, the edges pass), and the remainder only for the few outside.
+    if bounds.contains(point) {
+        point
+    } else {
+        wrap_outside(point, bounds)
+    }
+}
+
+/// [`wrap_point`] for a point outside (or not finite).
+#[cold]
+#[inline(never)]
+fn wrap_outside(point: Vector, bounds: &Bounds) -> Vector {
     let mut wrapped = point;
     for axis in 0..DIMENSIONS {
         wrapped[axis] = wrap_coordinate(point[axis], bounds.min[axis], bounds.max[axis]);

@@ -76,6 +76,13 @@ impl Flock {
         &mut self.weights
     }
 
+    /// A 64-bit hash of the positions and velocities, cheap enough to exchange every tick in a
+    /// lockstep game: equal on every machine that runs the same steps with the same binary
+    /// (see [`crate::lockstep`]).
+    pub fn state_hash(&self) -> u64 {
+        crate::lockstep::state_hash(&self.positions, &self.velocities)
+    }
+
     /// How many boids there are.
     pub fn len(&self) -> usize {
         self.positions.len()

@@ -17,6 +17,10 @@
 //! [`Flock`] bundles the buffers and runs these steps in order; the Bevy plugin calls the same
 //! functions on buffers it copies out of the ECS.
 //!
+//! The result is also the same on every x86-64 processor, whatever SIMD width the grid picks,
+//! and [`Flock::state_hash`] gives a lockstep game a cheap check of it each tick
+//! ([`lockstep`] says exactly what is guaranteed and what is not tested).
+//!
 //! Units are world units and seconds. With `dt = 1` the kernel reproduces the per-frame formulas
 //! of the source documents.
 //!
@@ -38,6 +42,7 @@ mod flock;
 pub mod group;
 pub mod index;
 mod integrate;
+pub mod lockstep;
 mod math;
 pub mod metrics;
 pub mod parallel;

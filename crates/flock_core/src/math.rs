@@ -6,6 +6,9 @@
 //! per dimension behind type aliases). The few helpers that differ per dimension are here.
 
 use crate::config::ForceLimit;
+#[cfg(flock_3d)]
+use crate::lockstep::atan2;
+use crate::lockstep::{cos, sin};
 
 /// The vector type the kernel computes with: `Vec2` in `flock_core`, `Vec3` in `flock_core3d`.
 #[cfg(not(flock_3d))]
@@ -70,7 +73,7 @@ pub fn random_direction(rng: &mut impl rand::Rng) -> Vector {
     use rand::RngExt;
     #[cfg(not(flock_3d))]
     {
-        Vector::from_angle(rng.random_range(0.0..std::f32::consts::TAU))
+        from_angle(rng.random_range(0.0..std::f32::consts::TAU))
     }
     #[cfg(flock_3d)]
     {
@@ -79,7 +82,7 @@ pub fn random_direction(rng: &mut impl rand::Rng) -> Vector {
         let z: f32 = rng.random_range(-1.0..=1.0);
         let angle = rng.random_range(0.0..std::f32::consts::TAU);
         let ring = (1.0 - z * z).max(0.0).sqrt();
-        Vector::new(ring * angle.cos(), ring * angle.sin(), z)
+        Vector::new(ring * cos(angle), ring * sin(angle), z)
     }
 }
 
@@ -136,7 +139,7 @@ pub(crate) fn turn_towards(from: Vector, to: Vector, max_angle: f32) -> Vector {
         if turn.abs() <= max_angle {
             to
         } else {
-            from.rotate(Vector::from_angle(max_angle.copysign(turn)))
+            from.rotate(from_angle(max_angle.copysign(turn)))
         }
     }
     #[cfg(flock_3d)]
@@ -145,14 +148,14 @@ pub(crate) fn turn_towards(from: Vector, to: Vector, max_angle: f32) -> Vector {
         // nearly opposite angles, where `acos` of the dot product is not.
         let along = to.dot(from);
         let across = to - from * along;
-        let turn = across.length().atan2(along);
+        let turn = atan2(across.length(), along);
         if turn <= max_angle {
             return to;
         }
         let way = across
             .try_normalize()
             .unwrap_or_else(|| from.cross(Vector::Y).try_normalize().unwrap_or(Vector::X));
-        (from * max_angle.cos() + way * max_angle.sin()).normalize_or(from)
+        (from * cos(max_angle) + way * sin(max_angle)).normalize_or(from)
     }
 }
 
@@ -172,9 +175,21 @@ pub(crate) fn right_of(heading: Vector) -> Vector {
 #[inline]
 pub(crate) fn turn_about_up(heading: Vector, angle: f32) -> Vector {
     #[cfg(not(flock_3d))]
-    return Vector::from_angle(angle).rotate(heading);
+    return from_angle(angle).rotate(heading);
     #[cfg(flock_3d)]
-    return glam::Quat::from_rotation_y(angle) * heading;
+    {
+        // `Quat::from_rotation_y`, with the sine and cosine of `lockstep`.
+        let half = angle * 0.5;
+        glam::Quat::from_xyzw(0.0, sin(half), 0.0, cos(half)) * heading
+    }
+}
+
+/// The unit vector `angle` radians anticlockwise from +x: `Vec2::from_angle` with the sine and
+/// cosine of [`crate::lockstep`], the same bits on every processor.
+#[cfg(not(flock_3d))]
+#[inline]
+pub(crate) fn from_angle(angle: f32) -> Vector {
+    Vector::new(cos(angle), sin(angle))
 }
 
 /// Applies a [`ForceLimit`] to a steering force.

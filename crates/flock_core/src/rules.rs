@@ -50,7 +50,8 @@ impl StepConstants {
             separation_radius_squared: config.separation_radius * config.separation_radius,
             alignment_radius_squared: config.alignment_radius * config.alignment_radius,
             cohesion_radius_squared: config.cohesion_radius * config.cohesion_radius,
-            cos_half_view: (config.view_angle_degrees < 360.0).then(|| half_view.cos()),
+            cos_half_view: (config.view_angle_degrees < 360.0)
+                .then(|| crate::lockstep::cos(half_view)),
             max_speed: config.max_speed,
             max_force: config.max_force,
             force_limit: config.force_limit,

@@ -382,11 +382,23 @@ fn every_lane_width_matches_brute_force_on_awkward_states() {
         let (reference, reference_stats) =
             weighted_forces(IndexKind::BruteForce, &config, &state, &Serial);
         let tolerance = 1e-5 * weighted_force_scale(&config);
+        // Every width adds in the same order (lockstep): the same bits, not just close ones.
+        let mut first_width: Option<Vec<u32>> = None;
         for &lanes in &ran {
             let (forces, stats) = lane_forces(lanes, &config, &state).expect("available");
             assert_eq!(
                 stats.neighbours, reference_stats.neighbours,
                 "{case}: {lanes:?}: neighbours"
+            );
+            let bits: Vec<u32> = forces
+                .iter()
+                .flat_map(|force| force.to_array().map(f32::to_bits))
+                .collect();
+            let first = first_width.get_or_insert_with(|| bits.clone());
+            assert!(
+                *first == bits,
+                "{case}: {lanes:?} differs from {:?}",
+                ran[0]
             );
             for (i, (r, f)) in reference.iter().zip(&forces).enumerate() {
                 assert!(

@@ -118,7 +118,7 @@ pub fn wander(
 /// The unit direction of the wander point from the circle's (sphere's) centre.
 #[cfg(not(flock_3d))]
 fn wander_point(angle: &mut f32, _heading: Vector) -> Vector {
-    Vector::from_angle(*angle)
+    crate::math::from_angle(*angle)
 }
 
 /// The unit direction of the wander point from the circle's (sphere's) centre.
@@ -143,7 +143,7 @@ fn move_wander_point(direction: &mut Vector, jitter: Vector, angle_change: f32) 
         return;
     };
     let angle = across.length().min(0.5) * angle_change;
-    let turned = *direction * angle.cos() + way * angle.sin();
+    let turned = *direction * crate::lockstep::cos(angle) + way * crate::lockstep::sin(angle);
     if let Some(turned) = turned.try_normalize() {
         *direction = turned;
     }

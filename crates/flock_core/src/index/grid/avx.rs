@@ -1,6 +1,7 @@
 //! The wide lane code: eight candidates at a time in AVX registers, used where the processor
 //! has AVX (checked at run time, so the crate still runs on any x86_64). It does exactly what
-//! [`super::sse`] does, lane for lane, one register per axis.
+//! [`super::sse`] does, lane for lane, one register per axis; the sums are kept in two
+//! registers of eight, the sixteen logical lanes every width adds in (see [`super::steer`]).
 
 use super::steer::{BoidQuery, Run, Sorted};
 use crate::rules::RuleSums;
@@ -11,10 +12,14 @@ mod x86 {
     use std::arch::x86_64::*;
 
     use super::super::sse::EMPTY;
+    use super::super::steer::{LOGICAL_LANES, sum_four};
     use super::{BoidQuery, RuleSums, Run, Sorted};
     use crate::math::{DIMENSIONS, Vector};
 
     const LANES: usize = 8;
+
+    /// Registers of eight that make up the sixteen logical lanes.
+    const HALVES: usize = LOGICAL_LANES / LANES;
 
     /// One value per axis, in eight lanes.
     type Axes = [__m256; DIMENSIONS];
@@ -34,18 +39,25 @@ mod x86 {
         }
     }
 
-    /// The query's values in every lane, and the per-lane partial sums.
+    /// The vector sums of eight logical lanes.
+    #[derive(Clone, Copy)]
+    struct Half {
+        away: Axes,
+        velocity: Axes,
+        offset: Axes,
+    }
+
+    /// The query's values in every lane, and the per-lane partial sums: the vector sums in
+    /// sixteen logical lanes, the counts (whole numbers, exact in any order) in eight.
     struct Lanes {
         heading: Axes,
         cos_half_view: __m256,
         separation_squared: __m256,
         alignment_squared: __m256,
         cohesion_squared: __m256,
-        away: Axes,
+        halves: [Half; HALVES],
         separation: __m256,
-        velocity: Axes,
         alignment: __m256,
-        offset: Axes,
         cohesion: __m256,
     }
 
@@ -58,11 +70,13 @@ mod x86 {
             separation_squared: _mm256_set1_ps(query.separation_squared),
             alignment_squared: _mm256_set1_ps(query.alignment_squared),
             cohesion_squared: _mm256_set1_ps(query.cohesion_squared),
-            away: [zero; DIMENSIONS],
+            halves: [Half {
+                away: [zero; DIMENSIONS],
+                velocity: [zero; DIMENSIONS],
+                offset: [zero; DIMENSIONS],
+            }; HALVES],
             separation: zero,
-            velocity: [zero; DIMENSIONS],
             alignment: zero,
-            offset: [zero; DIMENSIONS],
             cohesion: zero,
         };
         for run in runs {
@@ -74,12 +88,13 @@ mod x86 {
                 add_run::<false>(&mut lanes, sorted, run, &origin);
             }
         }
+        let [low, high] = &lanes.halves;
         RuleSums {
-            away: sum_axes(&lanes.away),
+            away: sum_axes(&low.away, &high.away),
             separation_count: sum(lanes.separation),
-            velocity_sum: sum_axes(&lanes.velocity),
+            velocity_sum: sum_axes(&low.velocity, &high.velocity),
             alignment_count: sum(lanes.alignment),
-            offset_sum: sum_axes(&lanes.offset),
+            offset_sum: sum_axes(&low.offset, &high.offset),
             cohesion_count: sum(lanes.cohesion),
             neighbours: 0.0,
         }
@@ -94,62 +109,41 @@ mod x86 {
         origin: &Axes,
     ) {
         let mut start = run.start;
-        while start + LANES <= run.end {
-            let position = load(&sorted.coordinates, start);
-            let velocity = load(&sorted.speeds, start);
-            add::<FIELD_OF_VIEW>(lanes, &position, &velocity, origin);
-            start += LANES;
+        while start + LOGICAL_LANES <= run.end {
+            for half in 0..HALVES {
+                let position = load(&sorted.coordinates, start + half * LANES);
+                let velocity = load(&sorted.speeds, start + half * LANES);
+                add::<FIELD_OF_VIEW>(lanes, half, &position, &velocity, origin);
+            }
+            start += LOGICAL_LANES;
         }
-        if start < run.end {
-            // The last, partial batch: load the eight slots that end the run (reaching back
-            // into slots already done, or before the run) and put the lanes that are not
-            // this batch's at the EMPTY position, where they count for nothing.
-            let Some(first) = run.end.checked_sub(LANES) else {
-                add_padded::<FIELD_OF_VIEW>(lanes, sorted, start, run.end, origin);
-                return;
-            };
-            let keep = _mm256_cmp_ps::<_CMP_GE_OQ>(
+        // The last, partial sixteen: batches of eight from `start`, the lanes past the run's
+        // end at the EMPTY position, where they count for nothing (the sorted arrays are
+        // padded, so the loads stay inside them).
+        for half in 0..HALVES {
+            let first = start + half * LANES;
+            if first >= run.end {
+                break;
+            }
+            let keep = _mm256_cmp_ps::<_CMP_LT_OQ>(
                 _mm256_setr_ps(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0),
-                _mm256_set1_ps((start - first) as f32),
+                _mm256_set1_ps((run.end - first) as f32),
             );
             let empty = _mm256_set1_ps(EMPTY);
             let position =
                 load(&sorted.coordinates, first).map(|axis| _mm256_blendv_ps(empty, axis, keep));
             let velocity = load(&sorted.speeds, first);
-            add::<FIELD_OF_VIEW>(lanes, &position, &velocity, origin);
+            add::<FIELD_OF_VIEW>(lanes, half, &position, &velocity, origin);
         }
     }
 
-    /// A run shorter than eight in a flock of fewer than eight boids: copy into padded lanes.
-    #[target_feature(enable = "avx")]
-    #[inline(never)]
-    fn add_padded<const FIELD_OF_VIEW: bool>(
-        lanes: &mut Lanes,
-        sorted: &Sorted,
-        start: usize,
-        end: usize,
-        origin: &Axes,
-    ) {
-        let padded = |values: &[f32], fill: f32| {
-            let mut padded = [fill; LANES];
-            padded[..end - start].copy_from_slice(&values[start..end]);
-            padded
-        };
-        let position: [[f32; LANES]; DIMENSIONS] =
-            std::array::from_fn(|axis| padded(sorted.coordinates[axis], EMPTY));
-        let velocity: [[f32; LANES]; DIMENSIONS] =
-            std::array::from_fn(|axis| padded(sorted.speeds[axis], 0.0));
-        let position = position.map(|lane| load_lane(&lane));
-        let velocity = velocity.map(|lane| load_lane(&lane));
-        add::<FIELD_OF_VIEW>(lanes, &position, &velocity, origin);
-    }
-
-    /// One batch of eight candidates: the same arithmetic as the portable lanes' `add`, eight
-    /// lanes wide.
+    /// One batch of eight candidates into logical lanes `8 * half ..`: the same arithmetic as
+    /// the portable lanes' `add`, eight lanes wide.
     #[target_feature(enable = "avx")]
     #[inline]
     fn add<const FIELD_OF_VIEW: bool>(
         lanes: &mut Lanes,
+        half: usize,
         position: &Axes,
         velocity: &Axes,
         origin: &Axes,
@@ -176,13 +170,14 @@ mod x86 {
         // A mask is all ones or all zeros per lane: `and` keeps a value or zeroes it. It masks
         // the product, not the factor: `inf * 0` is NaN for a slot whose position is not finite.
         let inverse = _mm256_div_ps(one, distance_squared);
+        let sums = &mut lanes.halves[half];
         for axis in 0..DIMENSIONS {
             let away = _mm256_and_ps(separation, _mm256_mul_ps(offset[axis], inverse));
-            lanes.away[axis] = _mm256_sub_ps(lanes.away[axis], away);
+            sums.away[axis] = _mm256_sub_ps(sums.away[axis], away);
             let moving = _mm256_and_ps(alignment, velocity[axis]);
-            lanes.velocity[axis] = _mm256_add_ps(lanes.velocity[axis], moving);
+            sums.velocity[axis] = _mm256_add_ps(sums.velocity[axis], moving);
             let towards = _mm256_and_ps(cohesion, offset[axis]);
-            lanes.offset[axis] = _mm256_add_ps(lanes.offset[axis], towards);
+            sums.offset[axis] = _mm256_add_ps(sums.offset[axis], towards);
         }
         lanes.separation = _mm256_add_ps(lanes.separation, _mm256_and_ps(separation, one));
         lanes.alignment = _mm256_add_ps(lanes.alignment, _mm256_and_ps(alignment, one));
@@ -216,24 +211,29 @@ mod x86 {
         unsafe { _mm256_loadu_ps(values.as_ptr()) }
     }
 
-    /// The sums of the eight lanes of each axis.
+    /// The sums of the sixteen logical lanes of each axis, `low` holding lanes 0-7 and `high`
+    /// lanes 8-15, by the shared tree.
     #[target_feature(enable = "avx")]
     #[inline]
-    fn sum_axes(axes: &Axes) -> Vector {
+    fn sum_axes(low: &Axes, high: &Axes) -> Vector {
         let mut total = Vector::ZERO;
         for axis in 0..DIMENSIONS {
-            total[axis] = sum(axes[axis]);
+            total[axis] = sum(_mm256_add_ps(low[axis], high[axis]));
         }
         total
     }
 
-    /// The sum of the eight lanes, always added in the same order.
+    /// The sum of eight lanes by the shared tree: lane i plus lane i + 4, then the last four.
     #[target_feature(enable = "avx")]
     #[inline]
     fn sum(lanes: __m256) -> f32 {
-        let mut values = [0.0f32; LANES];
-        // SAFETY: `values` has room for eight f32, and the store needs no alignment.
-        unsafe { _mm256_storeu_ps(values.as_mut_ptr(), lanes) };
-        values.iter().sum()
+        let four = _mm_add_ps(
+            _mm256_castps256_ps128(lanes),
+            _mm256_extractf128_ps::<1>(lanes),
+        );
+        let mut values = [0.0f32; 4];
+        // SAFETY: `values` has room for four f32, and the store needs no alignment.
+        unsafe { _mm_storeu_ps(values.as_mut_ptr(), four) };
+        sum_four(values)
     }
 }

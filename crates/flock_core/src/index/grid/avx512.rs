@@ -1,7 +1,8 @@
 //! The widest lane code: sixteen candidates at a time in AVX-512 registers, used where the
 //! processor has AVX-512F (checked at run time). The same arithmetic as [`super::sse`] and
 //! [`super::avx`], one register per axis; AVX-512's mask registers select each rule's lanes, so a run's last, partial
-//! batch needs no padding.
+//! batch needs no padding. The sixteen lanes are the sixteen logical lanes every width adds in
+//! (see [`super::steer`]), summed by the same tree.
 
 use super::steer::{BoidQuery, Run, Sorted};
 use crate::rules::RuleSums;
@@ -11,6 +12,7 @@ pub(super) use x86::{accumulate_runs, available};
 mod x86 {
     use std::arch::x86_64::*;
 
+    use super::super::steer::sum_four;
     use super::{BoidQuery, RuleSums, Run, Sorted};
     use crate::math::{DIMENSIONS, Vector};
 
@@ -77,17 +79,17 @@ mod x86 {
         let sum_axes = |axes: &Axes| {
             let mut total = Vector::ZERO;
             for axis in 0..DIMENSIONS {
-                total[axis] = _mm512_reduce_add_ps(axes[axis]);
+                total[axis] = sum(axes[axis]);
             }
             total
         };
         RuleSums {
             away: sum_axes(&lanes.away),
-            separation_count: _mm512_reduce_add_ps(lanes.separation),
+            separation_count: sum(lanes.separation),
             velocity_sum: sum_axes(&lanes.velocity),
-            alignment_count: _mm512_reduce_add_ps(lanes.alignment),
+            alignment_count: sum(lanes.alignment),
             offset_sum: sum_axes(&lanes.offset),
-            cohesion_count: _mm512_reduce_add_ps(lanes.cohesion),
+            cohesion_count: sum(lanes.cohesion),
             neighbours: 0.0,
         }
     }
@@ -192,5 +194,23 @@ mod x86 {
         // SAFETY: only the lanes set in `mask` are read, the highest of which is inside
         // `values`; a masked-off lane touches no memory.
         unsafe { _mm512_maskz_loadu_ps(mask, values.as_ptr()) }
+    }
+
+    /// The sum of the sixteen lanes by the shared tree: lane i plus lane i + 8, then i plus
+    /// i + 4, then the last four. (`_mm512_reduce_add_ps` leaves its order to the compiler.)
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn sum(lanes: __m512) -> f32 {
+        let low = _mm512_castps512_ps256(lanes);
+        let high = _mm256_castpd_ps(_mm512_extractf64x4_pd::<1>(_mm512_castps_pd(lanes)));
+        let eight = _mm256_add_ps(low, high);
+        let four = _mm_add_ps(
+            _mm256_castps256_ps128(eight),
+            _mm256_extractf128_ps::<1>(eight),
+        );
+        let mut values = [0.0f32; 4];
+        // SAFETY: `values` has room for four f32, and the store needs no alignment.
+        unsafe { _mm_storeu_ps(values.as_mut_ptr(), four) };
+        sum_four(values)
     }
 }

@@ -47,10 +47,10 @@ pub struct Grid {
     placed: Vec<Placed>,
     sorted: Vec<Placed>,
     cursor: Vec<u32>,
-    /// The sorted positions, one array per axis.
+    /// The sorted positions, one array per axis, then [`steer::PADDING`] NaN slots.
     coordinates: [Vec<f32>; DIMENSIONS],
     // Scratch of the steering pass, kept so a step allocates nothing once the flock is sized:
-    // the sorted velocities, one array per axis.
+    // the sorted velocities, one array per axis, then `steer::PADDING` zeros.
     speeds: [Vec<f32>; DIMENSIONS],
     sorted_weights: Vec<crate::RuleWeights>,
     sorted_forces: Vec<Vector>,
@@ -330,8 +330,9 @@ impl NeighbourIndex for Grid {
         self.order.resize(count, 0);
         self.slot_cell.resize(count, 0);
         for (axis, coordinates) in self.coordinates.iter_mut().enumerate() {
-            coordinates.resize(count, 0.0);
-            fill(executor, coordinates, chunk_len, |slot| {
+            coordinates.resize(count + steer::PADDING, f32::NAN);
+            coordinates[count..].fill(f32::NAN);
+            fill(executor, &mut coordinates[..count], chunk_len, |slot| {
                 sorted[slot].position[axis]
             });
         }

@@ -2,19 +2,24 @@
 //! (SSE2 on x86_64, NEON on aarch64), so this is vector code without any `unsafe`.
 //!
 //! Every vector quantity is an array of one `Vec4` per axis; loops over the axes have a
-//! constant length, so they unroll into the same code as writing x and y (and z) out.
+//! constant length, so they unroll into the same code as writing x and y (and z) out. The sums
+//! are kept in four registers of four, the sixteen logical lanes every width adds in (see
+//! [`super::steer`]).
 
 use glam::{BVec4A, Vec4};
 
-use super::steer::{BoidQuery, Run, Sorted};
+use super::steer::{BoidQuery, LOGICAL_LANES, Run, Sorted, sum_four};
 use crate::math::{DIMENSIONS, Vector};
 use crate::rules::RuleSums;
 
 const LANES: usize = 4;
 
-/// The position of empty lanes in the last, partial batch of a run: NaN, whose distance fails
-/// every comparison, so it is nobody's neighbour wherever the boid is (a finite "far away" spot
-/// would be somebody's neighbour in a world without edges), and every sum masks its products.
+/// Registers of four that make up the sixteen logical lanes.
+const QUARTERS: usize = LOGICAL_LANES / LANES;
+
+/// The position of lanes past a run's end: NaN, whose distance fails every comparison, so it
+/// is nobody's neighbour wherever the boid is (a finite "far away" spot would be somebody's
+/// neighbour in a world without edges), and every sum masks its products.
 pub(super) const EMPTY: f32 = f32::NAN;
 
 /// One value per axis, each in every lane.
@@ -57,14 +62,21 @@ impl Constants {
     }
 }
 
-/// Per-lane partial sums; lanes are added together once per boid.
+/// The vector sums of four logical lanes.
+#[derive(Default)]
+struct Quarter {
+    away: Axes,
+    velocity: Axes,
+    offset: Axes,
+}
+
+/// Per-lane partial sums: the vector sums in sixteen logical lanes, the counts (whole numbers,
+/// exact in any order) in four.
 #[derive(Default)]
 struct Lanes {
-    away: Axes,
+    quarters: [Quarter; QUARTERS],
     separation: Vec4,
-    velocity: Axes,
     alignment: Vec4,
-    offset: Axes,
     cohesion: Vec4,
 }
 
@@ -84,60 +96,41 @@ impl Lanes {
         constants: &Constants,
     ) {
         let mut start = run.start;
-        while start + LANES <= run.end {
-            let batch = Batch {
-                position: load(&sorted.coordinates, start),
-                velocity: load(&sorted.speeds, start),
-            };
-            self.add::<FIELD_OF_VIEW>(&batch, origin, constants);
-            start += LANES;
+        while start + LOGICAL_LANES <= run.end {
+            for quarter in 0..QUARTERS {
+                let batch = Batch {
+                    position: load(&sorted.coordinates, start + quarter * LANES),
+                    velocity: load(&sorted.speeds, start + quarter * LANES),
+                };
+                self.add::<FIELD_OF_VIEW>(quarter, &batch, origin, constants);
+            }
+            start += LOGICAL_LANES;
         }
-        if start < run.end {
-            // The last, partial batch: load the four slots that end the run (reaching back
-            // into slots already done, or before the run) and put the lanes that are not
-            // this batch's at the EMPTY position, where they count for nothing.
-            let Some(first) = run.end.checked_sub(LANES) else {
-                self.add_padded::<FIELD_OF_VIEW>(sorted, start, run.end, origin, constants);
-                return;
-            };
-            let keep = Vec4::new(0.0, 1.0, 2.0, 3.0).cmpge(Vec4::splat((start - first) as f32));
+        // The last, partial sixteen: batches of four from `start`, the lanes past the run's end
+        // at the EMPTY position, where they count for nothing (the sorted arrays are padded,
+        // so the loads stay inside them).
+        for quarter in 0..QUARTERS {
+            let first = start + quarter * LANES;
+            if first >= run.end {
+                break;
+            }
+            let keep = Vec4::new(0.0, 1.0, 2.0, 3.0).cmplt(Vec4::splat((run.end - first) as f32));
             let empty = Vec4::splat(EMPTY);
             let batch = Batch {
                 position: load(&sorted.coordinates, first)
                     .map(|axis| Vec4::select(keep, axis, empty)),
                 velocity: load(&sorted.speeds, first),
             };
-            self.add::<FIELD_OF_VIEW>(&batch, origin, constants);
+            self.add::<FIELD_OF_VIEW>(quarter, &batch, origin, constants);
         }
     }
 
-    /// A run's last candidates in a flock of fewer than four boids: copy into padded lanes.
-    #[inline(never)]
-    fn add_padded<const FIELD_OF_VIEW: bool>(
-        &mut self,
-        sorted: &Sorted,
-        start: usize,
-        end: usize,
-        origin: &Axes,
-        constants: &Constants,
-    ) {
-        let padded = |values: &[f32], fill: f32| {
-            let mut padded = [fill; LANES];
-            padded[..end - start].copy_from_slice(&values[start..end]);
-            Vec4::from_array(padded)
-        };
-        let batch = Batch {
-            position: std::array::from_fn(|axis| padded(sorted.coordinates[axis], EMPTY)),
-            velocity: std::array::from_fn(|axis| padded(sorted.speeds[axis], 0.0)),
-        };
-        self.add::<FIELD_OF_VIEW>(&batch, origin, constants);
-    }
-
-    /// One batch of candidates: distance, field of view and each rule's share, in all lanes
-    /// at once; each rule's mask selects its contribution.
+    /// One batch of candidates into logical lanes `4 * quarter ..`: distance, field of view
+    /// and each rule's share, in all lanes at once; each rule's mask selects its contribution.
     #[inline(always)]
     fn add<const FIELD_OF_VIEW: bool>(
         &mut self,
+        quarter: usize,
         batch: &Batch,
         origin: &Axes,
         constants: &Constants,
@@ -158,34 +151,40 @@ impl Lanes {
         // Mask the product, not the factor: a slot whose position is not finite has an
         // infinite or NaN offset, and `inf * 0` is NaN, which would poison every sum it meets.
         let inverse = Vec4::ONE / distance_squared;
-        for (away, offset) in self.away.iter_mut().zip(&offset) {
+        let sums = &mut self.quarters[quarter];
+        for (away, offset) in sums.away.iter_mut().zip(&offset) {
             *away -= Vec4::select(separation, *offset * inverse, Vec4::ZERO);
         }
         self.separation += ones(separation);
-        for (sum, velocity) in self.velocity.iter_mut().zip(&batch.velocity) {
+        for (sum, velocity) in sums.velocity.iter_mut().zip(&batch.velocity) {
             *sum += Vec4::select(alignment, *velocity, Vec4::ZERO);
         }
         self.alignment += ones(alignment);
-        for (sum, offset) in self.offset.iter_mut().zip(&offset) {
+        for (sum, offset) in sums.offset.iter_mut().zip(&offset) {
             *sum += Vec4::select(cohesion, *offset, Vec4::ZERO);
         }
         self.cohesion += ones(cohesion);
     }
 
     fn total(&self) -> RuleSums {
-        let sum = |axes: &Axes| {
-            let mut sum = Vector::ZERO;
+        let [first, second, third, fourth] = &self.quarters;
+        // The shared tree: logical lane i plus i + 8 (quarters 0 + 2 and 1 + 3), then i plus
+        // i + 4 (the two results), then the last four lanes.
+        let sum = |pick: fn(&Quarter) -> &Axes| {
+            let mut total = Vector::ZERO;
             for axis in 0..DIMENSIONS {
-                sum[axis] = axes[axis].element_sum();
+                let low = pick(first)[axis] + pick(third)[axis];
+                let high = pick(second)[axis] + pick(fourth)[axis];
+                total[axis] = sum_four((low + high).to_array());
             }
-            sum
+            total
         };
         RuleSums {
-            away: sum(&self.away),
+            away: sum(|quarter| &quarter.away),
             separation_count: self.separation.element_sum(),
-            velocity_sum: sum(&self.velocity),
+            velocity_sum: sum(|quarter| &quarter.velocity),
             alignment_count: self.alignment.element_sum(),
-            offset_sum: sum(&self.offset),
+            offset_sum: sum(|quarter| &quarter.offset),
             cohesion_count: self.cohesion.element_sum(),
             neighbours: 0.0,
         }

@@ -4,8 +4,21 @@
 //! branches ([`sse`] everywhere,
 //! [`avx`] or [`avx512`] where the processor has them), then Reynolds' formulas as everywhere else
 //! ([`crate::RuleSums::into_forces`]).
+//!
+//! # One summation order for every lane width
+//!
+//! Floating-point addition is not associative, so a sum's last bits depend on the order its
+//! terms are added in. Every lane width therefore adds in the same order, that of sixteen
+//! *logical lanes*: candidate `j` of a run (counting from the run's first slot) goes to logical
+//! lane `j % 16`, each logical lane adds its candidates in slot order, run after run, and the
+//! sixteen lanes are summed at the end by one fixed tree ([`LOGICAL_LANES`], [`sum_four`]).
+//! AVX-512 holds the sixteen lanes in one register; AVX in two registers of eight (lanes 0-7
+//! and 8-15), SSE in four of four. A lane a width skips (past a run's end) is one that adds
+//! nothing in the others, and adding `+0.0` to a sum that starts at `+0.0` never changes it, so
+//! the forces are the same bit for bit whichever width runs, as they are whatever the number
+//! of threads. The counts are whole numbers, exact in any order.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use super::{Grid, Layout, cell_run, sse};
 #[cfg(target_arch = "x86_64")]
@@ -28,6 +41,22 @@ pub(super) struct Sorted<'a> {
     pub coordinates: [&'a [f32]; DIMENSIONS],
     /// Velocities, one array per axis.
     pub speeds: [&'a [f32]; DIMENSIONS],
+}
+
+/// The logical lanes every width sums in (see the module docs).
+pub(super) const LOGICAL_LANES: usize = 16;
+
+/// Slots past the last boid in the sorted arrays (positions NaN, velocities zero), so a batch
+/// that starts inside a run may always load a full register: the lanes past the run's end are
+/// masked off, and past the last boid they read the padding instead of beyond the buffer.
+pub(super) const PADDING: usize = LOGICAL_LANES;
+
+/// The last step of the fixed reduction tree shared by every width: sixteen logical lanes are
+/// first halved (lane `i` plus lane `i + 8`), then halved again (`i` plus `i + 4`), giving four
+/// lanes `[a, b, c, d]` that this adds as `(a + c) + (b + d)`.
+#[inline(always)]
+pub(super) fn sum_four(lanes: [f32; 4]) -> f32 {
+    (lanes[0] + lanes[2]) + (lanes[1] + lanes[3])
 }
 
 /// The rows of the stencil: 3 in 2D, 3 x 3 in 3D.
@@ -70,7 +99,35 @@ pub enum Lanes {
     Avx512,
 }
 
+/// The lanes [`Lanes::force`] set: 0 for none, else one more than the variant's number.
+static FORCED: AtomicU8 = AtomicU8::new(0);
+
 impl Lanes {
+    /// Every lane width, narrowest first.
+    pub const ALL: [Self; 3] = [Self::Sse, Self::Avx, Self::Avx512];
+
+    /// Makes every grid of this process steer on `lanes` from the next step on (where the
+    /// processor has them; the widest it has otherwise), or on the widest again for `None`: for
+    /// tests and benchmarks that compare widths. The forces are the same bit for bit on every
+    /// width, so this changes speed only.
+    pub fn force(lanes: Option<Self>) {
+        let code = lanes.map_or(0, |lanes| lanes as u8 + 1);
+        FORCED.store(code, Ordering::Relaxed);
+    }
+
+    /// The lanes a step runs on: the forced ones if this processor has them, else the widest.
+    pub fn in_use() -> Self {
+        let forced = match FORCED.load(Ordering::Relaxed) {
+            1 => Some(Self::Sse),
+            2 => Some(Self::Avx),
+            3 => Some(Self::Avx512),
+            _ => None,
+        };
+        forced
+            .filter(|lanes| lanes.available())
+            .unwrap_or_else(Self::detect)
+    }
+
     /// The widest this processor runs.
     pub fn detect() -> Self {
         [Self::Avx512, Self::Avx]
@@ -127,7 +184,7 @@ impl Grid {
             weights,
             forces,
             executor,
-            Lanes::detect(),
+            Lanes::in_use(),
         )
     }
 
@@ -185,8 +242,11 @@ impl Grid {
         let velocity = |slot: usize| usable_velocity(velocities[order[slot] as usize]);
         let boid = |slot: usize| order[slot] as usize;
         for (axis, speeds) in self.speeds.iter_mut().enumerate() {
-            speeds.resize(count, 0.0);
-            fill(executor, speeds, chunk_len, |slot| velocity(slot)[axis]);
+            speeds.resize(count + PADDING, 0.0);
+            speeds[count..].fill(0.0);
+            fill(executor, &mut speeds[..count], chunk_len, |slot| {
+                velocity(slot)[axis]
+            });
         }
         fill(executor, &mut self.sorted_weights, chunk_len, |slot| {
             weights[boid(slot)]
