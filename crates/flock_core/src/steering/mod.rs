@@ -12,16 +12,28 @@ pub use crate::sight::{SightParams, in_sight, sight_flock};
 
 pub use crate::group::{DriveParams, DriveState, GroupParams, drive, group_direction, group_speed};
 
+mod collision_avoidance;
+mod containment;
 mod flee;
+mod flow_field;
 mod obstacles;
+#[cfg(not(flock_3d))]
+mod polygon;
 mod pursuit;
 mod seek;
 mod turning;
 mod walls;
 mod wander;
 
+pub use collision_avoidance::{
+    CollisionParams, Encounter, avoid_collisions, closest_approach, nearest_collision,
+};
+pub use containment::{Enclosure, contain};
 pub use flee::{flee, flee_all};
-pub use obstacles::{Shape, avoid_obstacles};
+pub use flow_field::{Cell, FlowField, FlowFieldError, follow_flow};
+pub use obstacles::{Rotation, Shape, avoid_obstacles};
+#[cfg(not(flock_3d))]
+pub use polygon::{Polygon, PolygonError};
 pub use pursuit::{evade, predict, pursue};
 pub use seek::{arrive, seek};
 pub use turning::limit_turn;
