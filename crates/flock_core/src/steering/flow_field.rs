@@ -347,12 +347,11 @@ impl FlowField {
     }
 
     fn cell_of_index(&self, mut index: usize) -> Cell {
-        let mut cell = [0; DIMENSIONS];
-        for axis in 0..DIMENSIONS {
-            cell[axis] = index % self.cells[axis];
-            index /= self.cells[axis];
-        }
-        cell
+        self.cells.map(|count| {
+            let coordinate = index % count;
+            index /= count;
+            coordinate
+        })
     }
 
     /// `cell` moved by `offset` (each axis -1, 0 or 1), or `None` off the grid.

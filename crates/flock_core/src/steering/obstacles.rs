@@ -95,14 +95,23 @@ use Shape::{Circle as Round, Rect as Aligned, RotatedRect as Oriented};
 use Shape::{Cuboid as Aligned, OrientedCuboid as Oriented, Sphere as Round};
 
 impl Shape {
-    /// The point it is dodged away from, for a path that meets it at `hit`: its centre (a
-    /// polygon's mean vertex), or a capsule's axis point nearest the hit.
-    #[cfg_attr(not(flock_3d), allow(unused_variables))]
-    fn dodge_point(&self, hit: Vector) -> Vector {
+    /// The point it is dodged away from, for a vehicle at `position` whose path meets it at
+    /// `hit`: its centre; for a polygon, its mean vertex while that is ahead of the vehicle,
+    /// then the outline's point nearest the hit (a long or concave polygon can still be in the
+    /// way when its middle is behind); for a capsule, its axis point nearest the hit.
+    #[cfg_attr(flock_3d, allow(unused_variables))]
+    fn dodge_point(&self, position: Vector, hit: Vector) -> Vector {
         match self {
             Round { centre, .. } | Aligned { centre, .. } | Oriented { centre, .. } => *centre,
             #[cfg(not(flock_3d))]
-            Self::Polygon(polygon) => polygon.centre(),
+            Self::Polygon(polygon) => {
+                let centre = polygon.centre();
+                if (centre - position).dot(hit - position) > 0.0 {
+                    centre
+                } else {
+                    polygon.nearest_edge(hit).0
+                }
+            }
             #[cfg(flock_3d)]
             Self::Capsule { start, end, .. } => nearest_on_segment(hit, *start, *end),
         }
@@ -328,7 +337,7 @@ pub fn avoid_obstacles(
             continue;
         };
         let hit = vehicle.position + heading * entry;
-        let offset = obstacle.dodge_point(hit) - vehicle.position;
+        let offset = obstacle.dodge_point(vehicle.position, hit) - vehicle.position;
         if offset.dot(heading) <= 0.0 {
             continue;
         }
