@@ -29,6 +29,7 @@ pub use behaviours::{
     Obstacle, Pursue, Seek, SightFlock, Species, SpeciesRelations, SteeringForce, Target, TurnRate,
     Wander,
 };
+pub use behaviours::{AvoidCollisions, FlockFlowField, FollowFlowField, Pen, StayInside};
 pub use clock::FlockClock;
 pub use components::{Acceleration, Boid, SteeringWeights, Velocity};
 #[cfg(flock_3d)]
@@ -63,11 +64,15 @@ pub mod prelude {
         Hunt, MotionLimits, Obstacle, Placement, Pursue, Seek, SightFlock, SpawnBoids, Species,
         SpeciesRelations, SteeringForce, SteeringWeights, Target, TurnRate, Velocity, Wander,
     };
+    pub use crate::{AvoidCollisions, FlockFlowField, FollowFlowField, Pen, StayInside};
     #[cfg(feature = "render")]
     pub use crate::{BoidColors, BoidPrefab, ClickToSpawn, CursorWorldPosition};
     #[cfg(all(feature = "render", flock_3d))]
     pub use crate::{bird_mesh, fish_mesh};
     pub use flock_core::Vector;
+    #[cfg(not(flock_3d))]
+    pub use flock_core::steering::Polygon;
+    pub use flock_core::steering::{CollisionParams, Enclosure, FlowField};
     pub use flock_core::steering::{
         DriveParams, GroupParams, SightParams, WanderHome, WanderParams,
     };

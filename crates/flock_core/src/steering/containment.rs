@@ -6,6 +6,8 @@ use super::Vehicle;
 use crate::math::{DIMENSIONS, Vector};
 #[cfg(not(flock_3d))]
 use crate::steering::Polygon;
+#[cfg(not(flock_3d))]
+use crate::steering::polygon::ray_crosses_segment;
 
 /// A region to stay inside: a polygon in 2D, a box aligned with the axes in 3D.
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
@@ -25,6 +27,22 @@ pub enum Enclosure {
 }
 
 impl Enclosure {
+    /// Whether it is a region at all: a polygon of at least three finite vertices (as
+    /// [`Polygon::new`] makes), a box with a finite centre and finite positive half sizes.
+    /// [`contain`] ignores one that is not.
+    pub fn is_valid(&self) -> bool {
+        match self {
+            #[cfg(not(flock_3d))]
+            Self::Polygon(polygon) => {
+                polygon.vertices().len() >= 3 && polygon.vertices().iter().all(|v| v.is_finite())
+            }
+            #[cfg(flock_3d)]
+            Self::Cuboid { centre, half_size } => {
+                centre.is_finite() && half_size.is_finite() && half_size.cmpgt(Vector::ZERO).all()
+            }
+        }
+    }
+
     /// Whether `point` is inside.
     pub fn contains(&self, point: Vector) -> bool {
         match self {
@@ -73,6 +91,36 @@ impl Enclosure {
     }
 }
 
+impl Enclosure {
+    /// Where the segment from `from` to `to` first crosses the boundary: the fraction of the
+    /// way, and the inward unit normal of the side it crosses; `None` if it crosses none.
+    fn crossing(&self, from: Vector, to: Vector) -> Option<(f32, Vector)> {
+        let way = to - from;
+        match self {
+            #[cfg(not(flock_3d))]
+            Self::Polygon(polygon) => polygon
+                .edges()
+                .filter_map(|(a, b)| {
+                    let at = ray_crosses_segment(from, way, a, b).filter(|&at| at <= 1.0)?;
+                    // Counter-clockwise: the inside is on the left of each edge.
+                    Some((at, (b - a).perp().normalize_or_zero()))
+                })
+                .min_by(|a, b| a.0.total_cmp(&b.0)),
+            #[cfg(flock_3d)]
+            Self::Cuboid { centre, half_size } => (0..DIMENSIONS)
+                .filter(|&axis| way[axis] != 0.0)
+                .map(|axis| {
+                    let side = centre[axis] + half_size[axis] * way[axis].signum();
+                    let mut inward = Vector::ZERO;
+                    inward[axis] = -way[axis].signum();
+                    ((side - from[axis]) / way[axis], inward)
+                })
+                .filter(|&(at, _)| (0.0..=1.0).contains(&at))
+                .min_by(|a, b| a.0.total_cmp(&b.0)),
+        }
+    }
+}
+
 /// Directions square to unit `heading`: its two sides in 2D, four in 3D.
 fn sides(heading: Vector) -> [Vector; 2 * (DIMENSIONS - 1)] {
     #[cfg(not(flock_3d))]
@@ -88,13 +136,15 @@ fn sides(heading: Vector) -> [Vector; 2 * (DIMENSIONS - 1)] {
 }
 
 /// Reynolds' containment: probe `look_ahead` along the heading, and at the same distance at 30
-/// degrees to each side; every probe outside `enclosure` steers back in (the one ahead with full
-/// weight, the side ones with half), turning to a side as well where the way back is straight
-/// behind. A vehicle already outside heads straight back in. The force
+/// degrees to each side; every probe that crosses the boundary of `enclosure` steers back from
+/// the side it crosses (the one ahead with full weight, the side ones with half; a side at the
+/// probe's tip with half that), turning to a side as well where the way back is straight
+/// behind. A vehicle already outside heads straight back in. An invalid enclosure (see
+/// [`Enclosure::is_valid`]) gives no force. The force
 /// is at most `max_speed` per response time, the scale of obstacle avoidance.
 pub fn contain(vehicle: &Vehicle, enclosure: &Enclosure, look_ahead: f32) -> Vector {
     let full = vehicle.max_speed / vehicle.response_time;
-    if !vehicle.position.is_finite() {
+    if !vehicle.position.is_finite() || !enclosure.is_valid() {
         return Vector::ZERO;
     }
     if !enclosure.contains(vehicle.position) {
@@ -109,13 +159,11 @@ pub fn contain(vehicle: &Vehicle, enclosure: &Enclosure, look_ahead: f32) -> Vec
     let aside = sides(heading).map(|side| (heading * cos + side * sin, 0.5));
     let push: Vector = ahead
         .chain(aside)
-        .map(|(direction, weight)| {
+        .filter_map(|(direction, weight)| {
+            // Back from the side the probe crosses, harder the nearer that side is.
             let probe = vehicle.position + direction * look_ahead;
-            if enclosure.contains(probe) {
-                Vector::ZERO
-            } else {
-                enclosure.way_in(probe) * weight
-            }
+            let (at, inward) = enclosure.crossing(vehicle.position, probe)?;
+            Some(inward * weight * (1.0 - 0.5 * at))
         })
         .sum();
     // A push straight against the heading only brakes; a vehicle meeting the boundary square
@@ -199,5 +247,14 @@ mod tests {
         }
         let lost = vehicle(planar(f32::NAN, 5.0), planar(2.0, 0.0));
         assert_eq!(contain(&lost, &pen, 3.0), Vector::ZERO);
+        #[cfg(flock_3d)]
+        for half_size in [Vector::ZERO, Vector::splat(f32::NAN), -Vector::ONE] {
+            let broken = Enclosure::Cuboid {
+                centre: Vector::ZERO,
+                half_size,
+            };
+            assert!(!broken.is_valid());
+            assert_eq!(contain(&me, &broken, 3.0), Vector::ZERO);
+        }
     }
 }

@@ -96,13 +96,26 @@ use Shape::{Cuboid as Aligned, OrientedCuboid as Oriented, Sphere as Round};
 
 impl Shape {
     /// The point it is dodged away from, for a vehicle at `position` whose path meets it at
-    /// `hit`: its centre; for a polygon, its mean vertex while that is ahead of the vehicle,
-    /// then the outline's point nearest the hit (a long or concave polygon can still be in the
-    /// way when its middle is behind); for a capsule, its axis point nearest the hit.
-    #[cfg_attr(flock_3d, allow(unused_variables))]
+    /// `hit`: its centre; for a rotated box or a polygon, its centre (a polygon's mean vertex)
+    /// while that is ahead of the vehicle, then its point nearest the hit (a long or concave
+    /// shape can still be in the way when its middle is behind); for a capsule, its axis point
+    /// nearest the hit. (Aligned boxes keep their first behaviour: the centre.)
     fn dodge_point(&self, position: Vector, hit: Vector) -> Vector {
         match self {
-            Round { centre, .. } | Aligned { centre, .. } | Oriented { centre, .. } => *centre,
+            Round { centre, .. } | Aligned { centre, .. } => *centre,
+            &Oriented {
+                centre,
+                half_size,
+                rotation,
+            } => {
+                if (centre - position).dot(hit - position) > 0.0 {
+                    centre
+                } else {
+                    // The box's point nearest the hit.
+                    let local = rotation.inverse() * (hit - centre);
+                    centre + rotation * local.clamp(-half_size, half_size)
+                }
+            }
             #[cfg(not(flock_3d))]
             Self::Polygon(polygon) => {
                 let centre = polygon.centre();
