@@ -511,3 +511,43 @@ mod shape_tests {
         assert!(out.z > 0.0 && out.y.abs() < 1e-4, "{out}");
     }
 }
+
+#[cfg(test)]
+mod bad_shape_tests {
+    use super::*;
+    use crate::math::planar;
+    use crate::steering::test_support::vehicle;
+
+    #[test]
+    fn shapes_with_numbers_that_are_not_finite_give_no_nan() {
+        let nan = f32::NAN;
+        #[cfg(not(flock_3d))]
+        let broken_turn = Rotation::from_cols_array(&[nan; 4]);
+        #[cfg(flock_3d)]
+        let broken_turn = Rotation::from_xyzw(nan, 0.0, 0.0, 1.0);
+        #[cfg_attr(not(flock_3d), allow(unused_mut))]
+        let mut shapes = vec![Oriented {
+            centre: planar(5.0, 0.0),
+            half_size: Vector::splat(1.0),
+            rotation: broken_turn,
+        }];
+        #[cfg(flock_3d)]
+        shapes.extend([
+            Shape::Capsule {
+                start: planar(5.0, 0.0),
+                end: planar(5.0, 0.0),
+                radius: nan,
+            },
+            Shape::Capsule {
+                start: planar(nan, 0.0),
+                end: planar(5.0, 1.0),
+                radius: 1.0,
+            },
+        ]);
+        let v = vehicle(Vector::ZERO, planar(2.0, 0.0));
+        for shape in &shapes {
+            let force = avoid_obstacles(&v, [shape], 10.0, 0.2);
+            assert!(force.is_finite(), "{shape:?}: {force}");
+        }
+    }
+}
