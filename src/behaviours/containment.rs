@@ -8,8 +8,8 @@ use crate::behaviours::{Steerers, SteeringForce, add_forces};
 use crate::settings::ActiveFlockSettings;
 
 /// A region boids with [`StayInside`] keep to, in world coordinates (the entity's `Transform`
-/// is not used): a polygon in 2D (any simple polygon, checked by
-/// [`Polygon::new`](flock_core::steering::Polygon::new)), a box in 3D. A pen whose box is not
+/// is not used): a polygon in 2D (any simple polygon, checked by `flock_core`'s
+/// `Polygon::new`), a box in 3D. A pen whose box is not
 /// finite and positive is reported once and holds nobody.
 #[derive(Component, Reflect, Debug, Clone, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]

@@ -28,7 +28,7 @@ pub enum Enclosure {
 
 impl Enclosure {
     /// Whether it is a region at all: a polygon of at least three finite vertices (as
-    /// [`Polygon::new`] makes), a box with a finite centre and finite positive half sizes.
+    /// `Polygon::new` makes), a box with a finite centre and finite positive half sizes.
     /// [`contain`] ignores one that is not.
     pub fn is_valid(&self) -> bool {
         match self {
