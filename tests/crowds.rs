@@ -376,3 +376,76 @@ fn boid_state(app: &mut App, boid: Entity) -> (Vec2, Vec2) {
         .unwrap();
     (position, velocity)
 }
+
+/// Numbers that are not finite, or huge, in every new component and obstacle: no panic, no
+/// NaN, no boid lost.
+#[test]
+fn hostile_numbers_in_the_new_behaviours_break_nothing() {
+    let mut app = app_with(no_flocking());
+    let (nan, inf) = (f32::NAN, f32::INFINITY);
+    let triangle = Polygon::new([Vec2::ZERO, Vec2::new(30.0, 0.0), Vec2::new(0.0, 30.0)]).unwrap();
+    let broken_turn = Quat::from_xyzw(nan, 0.0, 0.0, 1.0);
+    let obstacles = [
+        (
+            Obstacle::RotatedRect {
+                half_size: Vec2::new(nan, inf),
+            },
+            Transform::from_xyz(40.0, 0.0, 0.0),
+        ),
+        (
+            Obstacle::RotatedRect {
+                half_size: Vec2::new(20.0, 20.0),
+            },
+            Transform::from_xyz(60.0, 0.0, 0.0).with_rotation(broken_turn),
+        ),
+        (
+            Obstacle::Polygon(triangle.clone()),
+            Transform::from_xyz(nan, 0.0, 0.0),
+        ),
+        (
+            Obstacle::Polygon(triangle),
+            Transform::from_xyz(80.0, -10.0, 0.0).with_rotation(broken_turn),
+        ),
+    ];
+    for obstacle in obstacles {
+        app.world_mut().spawn(obstacle);
+    }
+    let field = FlowField::from_fn(Vec2::splat(-1e30), 1e29, [20, 20], |_| Vec2::X).unwrap();
+    app.insert_resource(FlockFlowField(field));
+    let pen = app
+        .world_mut()
+        .spawn(Pen(Enclosure::Polygon(l_shaped_pen())))
+        .id();
+    for i in 0..20 {
+        app.world_mut().spawn((
+            Boid,
+            WALKER,
+            Transform::from_xyz(i as f32 * 5.0 - 50.0, (i % 3) as f32, 0.0),
+            Velocity(Vec2::new(100.0, 0.0)),
+            AvoidObstacles {
+                look_ahead: inf,
+                clearance: nan,
+                weight: 1.0,
+            },
+            AvoidCollisions {
+                params: CollisionParams {
+                    min_distance: 1e30,
+                    horizon: f32::MAX,
+                },
+                weight: 1e30,
+            },
+            FollowFlowField {
+                look_ahead: 1e30,
+                weight: 1.0,
+            },
+            StayInside {
+                pen,
+                look_ahead: 1e30,
+                weight: 1.0,
+            },
+        ));
+    }
+    step(&mut app, 120);
+    assert_sound(&mut app);
+    assert_eq!(boid_count(&mut app), 20);
+}
