@@ -53,7 +53,7 @@ fn main() {
         .add_systems(Startup, setup)
         .add_systems(Update, (keys, draw_box, update_help));
     let panel = support3d::add_panel(&mut app, true, START);
-    app.insert_resource(PanelKey(if panel { "   F1: panel" } else { "" }));
+    app.insert_resource(PanelKey(if panel { "  F1: panel" } else { "" }));
     app.run();
 }
 
@@ -159,8 +159,7 @@ fn update_help(
 ) {
     let state = if clock.is_paused() { "  [paused]" } else { "" };
     let text = format!(
-        "drag: orbit   scroll: zoom   B: add 200 boids ({}/{})   P: birds or fish   \
-         space: pause   N: one step{}{state}",
+        "drag: orbit  B: +200 ({}/{})  P: bird/fish  space: pause  N: step{}{state}",
         boids.iter().count(),
         settings.max_boids,
         panel_key.0

@@ -14,14 +14,15 @@ use bevy_flock3d::{FlockBuffers, UiWantsInput};
 use support3d::OrbitCamera;
 
 /// Seed 004's `TankGroup`: keepDistance 10, keepWeight 1, targetCloseDistance 20,
-/// targetWeight 1.25, moveWeight 0.8; a member stops within 5 units of the target.
+/// targetWeight 1.25, moveWeight 0.8; a member stops within 15 units of the target (ours: the
+/// seed's stop distance is lost; see `GroupParams::default`).
 const GROUP: GroupParams = GroupParams {
     keep_distance: 10.0,
     keep_weight: 1.0,
     target_close_distance: 20.0,
     target_weight: 1.25,
     move_weight: 0.8,
-    stop_distance: 5.0,
+    stop_distance: 15.0,
 };
 
 /// Seed 004's `TankBehaviour`: moveSpeed 5.

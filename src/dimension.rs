@@ -89,6 +89,15 @@ pub(crate) fn heading_rotation(heading: Vector) -> Option<Quat> {
     return Some(Transform::default().looking_to(heading, Vec3::Y).rotation);
 }
 
+/// The way a rotation faces, the inverse of [`heading_rotation`]: +x turned by it in 2D
+/// (sprites are drawn pointing along +x), forward (-z) in 3D.
+pub(crate) fn facing_of(rotation: Quat) -> Vector {
+    #[cfg(not(flock_3d))]
+    return (rotation * Vec3::X).truncate();
+    #[cfg(flock_3d)]
+    return rotation * Vec3::NEG_Z;
+}
+
 /// How fast a boid rolls towards level (or its bank), radians per second: a boid that comes
 /// out of a vertical climb upside down rolls upright in half a second rather than flipping in
 /// one step.

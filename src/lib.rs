@@ -30,6 +30,9 @@ pub use behaviours::{
     Wander,
 };
 pub use behaviours::{AvoidCollisions, FlockFlowField, FollowFlowField, Pen, StayInside};
+pub use behaviours::{
+    FlockPath, FollowLeader, FollowPath, Formation, FormationMember, OffsetPursuit,
+};
 pub use clock::FlockClock;
 pub use components::{Acceleration, Boid, SteeringWeights, Velocity};
 #[cfg(flock_3d)]
@@ -67,6 +70,9 @@ pub mod prelude {
     pub use crate::{AvoidCollisions, FlockFlowField, FollowFlowField, Pen, StayInside};
     #[cfg(feature = "render")]
     pub use crate::{BoidColors, BoidPrefab, ClickToSpawn, CursorWorldPosition};
+    pub use crate::{
+        FlockPath, FollowLeader, FollowPath, Formation, FormationMember, OffsetPursuit,
+    };
     #[cfg(all(feature = "render", flock_3d))]
     pub use crate::{bird_mesh, fish_mesh};
     pub use flock_core::Vector;
@@ -75,6 +81,9 @@ pub mod prelude {
     pub use flock_core::steering::{CollisionParams, Enclosure, FlowField};
     pub use flock_core::steering::{
         DriveParams, GroupParams, SightParams, WanderHome, WanderParams,
+    };
+    pub use flock_core::steering::{
+        FormationShape, LeaderFollowParams, PathDirection, PathFollowParams, level,
     };
     pub use flock_core::{EdgeMode, FlockConfig, ForceLimit, IndexKind, RuleWeights, SpeedMode};
 }

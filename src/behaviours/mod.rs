@@ -25,6 +25,14 @@ mod species;
 mod target;
 mod wander;
 
+// Paths, leaders, offset pursuit and formations (Reynolds 1999, OpenSteer).
+mod formation;
+mod frame;
+mod leader;
+mod offset_pursuit;
+mod path;
+mod reported;
+
 pub use avoidance::{AvoidObstacles, AvoidWalls, Obstacle};
 pub use collision_avoidance::AvoidCollisions;
 pub use combine::SteeringForce;
@@ -39,6 +47,11 @@ pub use sight_flock::SightFlock;
 pub use species::{Hunt, Species, SpeciesRelations};
 pub use target::Target;
 pub use wander::Wander;
+
+pub use formation::{Formation, FormationMember};
+pub use leader::FollowLeader;
+pub use offset_pursuit::OffsetPursuit;
+pub use path::{FlockPath, FollowPath};
 
 pub(crate) use combine::combine_steering;
 pub(crate) use group::face_group_heading;
@@ -75,6 +88,12 @@ pub(crate) fn add_behaviours(
         .register_type::<FlockFlowField>()
         .register_type::<StayInside>()
         .register_type::<Pen>()
+        .register_type::<FlockPath>()
+        .register_type::<FollowPath>()
+        .register_type::<FollowLeader>()
+        .register_type::<OffsetPursuit>()
+        .register_type::<Formation>()
+        .register_type::<FormationMember>()
         .add_systems(
             schedule,
             (
@@ -92,6 +111,10 @@ pub(crate) fn add_behaviours(
                 containment::stay_inside,
                 group::steer_groups,
                 species::hunt_and_escape,
+                path::follow_paths,
+                leader::follow_leaders,
+                offset_pursuit::pursue_offsets,
+                formation::steer_formations,
                 limits::report_invalid_limits,
                 combine_steering,
             )

@@ -16,7 +16,12 @@ mod collision_avoidance;
 mod containment;
 mod flee;
 mod flow_field;
+mod formation;
+mod frame;
+mod leader;
 mod obstacles;
+mod offset_pursuit;
+mod path;
 #[cfg(not(flock_3d))]
 mod polygon;
 mod pursuit;
@@ -31,11 +36,18 @@ pub use collision_avoidance::{
 pub use containment::{Enclosure, contain};
 pub use flee::{flee, flee_all};
 pub use flow_field::{Cell, FlowField, FlowFieldError, follow_flow};
+pub use formation::{
+    FormationError, FormationShape, MAX_UNTANGLE_PASSES, assign_slots, formation_slots,
+};
+pub use frame::{level, local_to_world};
+pub use leader::{Leader, LeaderFollowParams, follow_leader, in_leader_way};
 pub use obstacles::{Rotation, Shape, avoid_obstacles};
+pub use offset_pursuit::{Frame, arrive_moving, offset_pursue};
+pub use path::{PathDirection, PathError, PathFollowParams, PathProjection, Polyline, follow_path};
 #[cfg(not(flock_3d))]
 pub use polygon::{Polygon, PolygonError};
 pub use pursuit::{evade, predict, pursue};
-pub use seek::{arrive, seek};
+pub use seek::{arrival_velocity, arrive, seek};
 pub use turning::limit_turn;
 pub use walls::avoid_walls;
 pub use wander::{WanderHome, WanderJitter, WanderParams, WanderState, wander, wander_jitter};

@@ -12,6 +12,13 @@ pub fn seek(vehicle: &Vehicle, target: Vector) -> Vector {
 /// distance, so it stops at the target (seed 003's `_tarSlowRadius`). A radius of zero is
 /// plain seek. At the target itself the desired velocity is zero: it brakes.
 pub fn arrive(vehicle: &Vehicle, target: Vector, slow_radius: f32) -> Vector {
+    vehicle.steer_to(arrival_velocity(vehicle, target, slow_radius))
+}
+
+/// The velocity [`arrive`] steers to: towards `target` at full speed, or inside `slow_radius`
+/// at a speed in proportion to the distance. Behaviours that arrive at a moving point add the
+/// point's own velocity to it.
+pub fn arrival_velocity(vehicle: &Vehicle, target: Vector, slow_radius: f32) -> Vector {
     let offset = target - vehicle.position;
     let distance = offset.length();
     let speed = if distance < slow_radius {
@@ -19,7 +26,7 @@ pub fn arrive(vehicle: &Vehicle, target: Vector, slow_radius: f32) -> Vector {
     } else {
         vehicle.max_speed
     };
-    vehicle.steer_to(offset.normalize_or_zero() * speed)
+    offset.normalize_or_zero() * speed
 }
 
 #[cfg(test)]

@@ -1,0 +1,93 @@
+//! Leader following: boids that trail another entity, out of its way and apart.
+
+use bevy::ecs::entity::EntityHashMap;
+use bevy::prelude::*;
+use flock_core::Vector;
+use flock_core::steering::{Leader, LeaderFollowParams, follow_leader};
+
+use crate::behaviours::frame::frame_of;
+use crate::behaviours::reported::ReportedOnce;
+use crate::behaviours::target::Bodies;
+use crate::behaviours::{MotionLimits, SteeringForce, vehicle};
+use crate::components::Velocity;
+use crate::dimension::position_of;
+use crate::settings::ActiveFlockSettings;
+
+/// Follow `leader` (Reynolds' leader following, see [`follow_leader`]): arrive at a point
+/// behind it, step sideways out of its way when in front of it, and keep apart from the other
+/// boids following the same leader. The leader heads along its velocity, or the way it faces
+/// when at rest. A leader that is despawned gives no force and a warning, once.
+///
+/// Mates are found by leader, not through the neighbour index: each follower looks at every
+/// other follower of its leader, which suits escorts and squads (tens), not thousands.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
+#[reflect(Component, Debug, PartialEq)]
+#[require(SteeringForce)]
+pub struct FollowLeader {
+    /// The entity to follow: any entity with a `Transform` (and a `Velocity` if it moves).
+    pub leader: Entity,
+    /// How far behind, the leader's way, the separation between followers.
+    pub params: LeaderFollowParams,
+    /// How much this force counts in the boid's sum.
+    pub weight: f32,
+}
+
+impl FollowLeader {
+    /// Follow `leader` with the default distances, at weight 1.
+    pub fn new(leader: Entity) -> Self {
+        Self {
+            leader,
+            params: LeaderFollowParams::default(),
+            weight: 1.0,
+        }
+    }
+}
+
+pub(crate) fn follow_leaders(
+    settings: Res<ActiveFlockSettings>,
+    bodies: Bodies,
+    mut by_leader: Local<EntityHashMap<Vec<(Entity, Vector)>>>,
+    mut reported: Local<ReportedOnce>,
+    mut followers: Query<(
+        Entity,
+        &Transform,
+        &Velocity,
+        Option<&MotionLimits>,
+        &FollowLeader,
+        &mut SteeringForce,
+    )>,
+) {
+    // Every follower's position before this step's forces, grouped by leader.
+    by_leader.values_mut().for_each(Vec::clear);
+    for (entity, transform, .., follow, _) in &followers {
+        let position = position_of(transform.translation);
+        by_leader
+            .entry(follow.leader)
+            .or_default()
+            .push((entity, position));
+    }
+    by_leader.retain(|_, mates| !mates.is_empty());
+    let config = &settings.0.config;
+    for (entity, transform, velocity, limits, follow, mut sum) in &mut followers {
+        let Some(frame) = frame_of(&bodies, follow.leader) else {
+            reported.warn(entity, || {
+                format!(
+                    "{entity} follows the leader {}, which is gone; no force",
+                    follow.leader
+                )
+            });
+            continue;
+        };
+        reported.clear(entity);
+        let leader = Leader {
+            position: frame.position,
+            heading: frame.heading,
+        };
+        // Every follower was grouped above, so its leader has an entry.
+        let mates = (by_leader.get(&follow.leader).into_iter().flatten())
+            .filter(|(mate, _)| *mate != entity)
+            .map(|&(_, position)| position);
+        let me = vehicle(transform, velocity, limits, config);
+        sum.0 += follow.weight * follow_leader(&me, &leader, mates, &follow.params);
+    }
+}
