@@ -282,6 +282,7 @@ fn guide_orange(mut walkers: Query<(&Crowd, &Transform, &mut Seek)>) {
 
 fn count_collisions(
     time: Res<Time>,
+    mut primed: Local<bool>,
     mut collisions: ResMut<Collisions>,
     walkers: Query<(Entity, &Transform), With<Crowd>>,
 ) {
@@ -298,7 +299,12 @@ fn count_collisions(
         }
     }
     let now = time.elapsed_secs();
-    let new = touching.difference(&collisions.touching).count();
+    // The first frame only learns who touches: walkers placed at random may start touching.
+    let new = if std::mem::replace(&mut *primed, true) {
+        touching.difference(&collisions.touching).count()
+    } else {
+        0
+    };
     collisions.times.extend(std::iter::repeat_n(now, new));
     while collisions.times.front().is_some_and(|&at| at < now - 1.0) {
         collisions.times.pop_front();
