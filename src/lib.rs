@@ -30,6 +30,7 @@ pub use behaviours::{
     Obstacle, Pursue, Seek, SightFlock, Species, SpeciesRelations, SteeringForce, Target, TurnRate,
     Wander,
 };
+pub use behaviours::{AvoidCollisions, FlockFlowField, FollowFlowField, Pen, StayInside};
 pub use behaviours::{
     FlockPath, FollowLeader, FollowPath, Formation, FormationMember, OffsetPursuit,
 };
@@ -68,6 +69,7 @@ pub mod prelude {
         Hunt, MotionLimits, Obstacle, Placement, Pursue, Seek, SightFlock, SpawnBoids, Species,
         SpeciesRelations, SteeringForce, SteeringWeights, Target, TurnRate, Velocity, Wander,
     };
+    pub use crate::{AvoidCollisions, FlockFlowField, FollowFlowField, Pen, StayInside};
     #[cfg(feature = "render")]
     pub use crate::{BoidColors, BoidPrefab, ClickToSpawn, CursorWorldPosition};
     pub use crate::{
@@ -76,6 +78,9 @@ pub mod prelude {
     #[cfg(all(feature = "render", flock_3d))]
     pub use crate::{bird_mesh, fish_mesh};
     pub use flock_core::Vector;
+    #[cfg(not(flock_3d))]
+    pub use flock_core::steering::Polygon;
+    pub use flock_core::steering::{CollisionParams, Enclosure, FlowField};
     pub use flock_core::steering::{
         DriveParams, GroupParams, SightParams, WanderHome, WanderParams,
     };

@@ -2,6 +2,8 @@
 
 use bevy::prelude::*;
 use flock_core::Vector;
+#[cfg(not(flock_3d))]
+use flock_core::steering::Polygon;
 use flock_core::steering::{Shape, avoid_obstacles as obstacle_force, avoid_walls as wall_force};
 
 use crate::behaviours::{MotionLimits, Steerers, SteeringForce, add_forces, vehicle};
@@ -40,11 +42,13 @@ pub struct AvoidObstacles {
     pub weight: f32,
 }
 
-/// An obstacle at the entity's translation, for boids with [`AvoidObstacles`]: a circle or a
-/// rectangle in 2D (`bevy_flock`), a sphere or a box in 3D (`bevy_flock3d`), named for their
-/// dimension as Bevy's primitives are. Rectangles and boxes stay aligned with the axes (the
-/// entity's rotation is not used).
-#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
+/// An obstacle at the entity's translation, for boids with [`AvoidObstacles`], named for its
+/// dimension as Bevy's primitives are. In 2D (`bevy_flock`): a circle, a rectangle aligned
+/// with the axes, a rectangle turned with the entity (its rotation about z), or a polygon
+/// (turned with the entity). In 3D (`bevy_flock3d`): a sphere, a box aligned with the axes, a
+/// box turned with the entity, or a capsule along the entity's local y axis (as Bevy's
+/// `Capsule3d`). `Rect` and `Cuboid` keep to the axes whatever the entity's rotation.
+#[derive(Component, Reflect, Debug, Clone, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
 #[require(Transform)]
 pub enum Obstacle {
@@ -60,6 +64,15 @@ pub enum Obstacle {
         /// Half its width and half its height.
         half_size: Vector,
     },
+    /// A rectangle of this half width and half height, turned as the entity is.
+    #[cfg(not(flock_3d))]
+    RotatedRect {
+        /// Half its width and half its height, before the rotation.
+        half_size: Vector,
+    },
+    /// A polygon (convex or not), its vertices relative to the entity and turned as it is.
+    #[cfg(not(flock_3d))]
+    Polygon(Polygon),
     /// A sphere of this radius, world units.
     #[cfg(flock_3d)]
     Sphere {
@@ -72,22 +85,74 @@ pub enum Obstacle {
         /// Half its width, height and depth.
         half_size: Vector,
     },
+    /// A box of this half width, height and depth, turned as the entity is.
+    #[cfg(flock_3d)]
+    OrientedCuboid {
+        /// Half its width, height and depth, before the rotation.
+        half_size: Vector,
+    },
+    /// A capsule along the entity's local y axis: `half_length` either side of the entity
+    /// between the centres of its round ends, `radius` round.
+    #[cfg(flock_3d)]
+    Capsule {
+        /// Half the length of its axis.
+        half_length: f32,
+        /// Its radius.
+        radius: f32,
+    },
 }
 
 impl Obstacle {
-    /// Its outline with its centre at `centre`.
-    fn at(self, centre: Vector) -> Shape {
+    /// Its outline where `transform` puts it.
+    fn at(&self, transform: &Transform) -> Shape {
+        let centre = position_of(transform.translation);
         match self {
             #[cfg(not(flock_3d))]
-            Self::Circle { radius } => Shape::Circle { centre, radius },
+            &Self::Circle { radius } => Shape::Circle { centre, radius },
             #[cfg(not(flock_3d))]
-            Self::Rect { half_size } => Shape::Rect { centre, half_size },
+            &Self::Rect { half_size } => Shape::Rect { centre, half_size },
+            #[cfg(not(flock_3d))]
+            &Self::RotatedRect { half_size } => Shape::RotatedRect {
+                centre,
+                half_size,
+                rotation: Mat2::from_cols(turn_of(transform), turn_of(transform).perp()),
+            },
+            #[cfg(not(flock_3d))]
+            Self::Polygon(polygon) => Shape::Polygon(polygon.placed(centre, turn_of(transform))),
             #[cfg(flock_3d)]
-            Self::Sphere { radius } => Shape::Sphere { centre, radius },
+            &Self::Sphere { radius } => Shape::Sphere { centre, radius },
             #[cfg(flock_3d)]
-            Self::Cuboid { half_size } => Shape::Cuboid { centre, half_size },
+            &Self::Cuboid { half_size } => Shape::Cuboid { centre, half_size },
+            #[cfg(flock_3d)]
+            &Self::OrientedCuboid { half_size } => Shape::OrientedCuboid {
+                centre,
+                half_size,
+                rotation: transform.rotation,
+            },
+            #[cfg(flock_3d)]
+            &Self::Capsule {
+                half_length,
+                radius,
+            } => {
+                let axis = transform.rotation * Vec3::Y * half_length;
+                Shape::Capsule {
+                    start: centre - axis,
+                    end: centre + axis,
+                    radius,
+                }
+            }
         }
     }
+}
+
+/// The entity's turn about z as a unit vector (cos, sin): where its local x axis points in the
+/// plane, x itself for a rotation that is not finite.
+#[cfg(not(flock_3d))]
+fn turn_of(transform: &Transform) -> Vec2 {
+    (transform.rotation * Vec3::X)
+        .truncate()
+        .try_normalize()
+        .unwrap_or(Vec2::X)
 }
 
 pub(crate) fn avoid_walls(
@@ -118,11 +183,11 @@ pub(crate) fn avoid_obstacles(
     shapes.extend(
         obstacles
             .iter()
-            .map(|(transform, obstacle)| obstacle.at(position_of(transform.translation))),
+            .map(|(transform, obstacle)| obstacle.at(transform)),
     );
     add_forces(&mut boids, &settings.0.config, |me, behaviour| {
         let (look_ahead, clearance) = (behaviour.look_ahead, behaviour.clearance);
-        let force = obstacle_force(me, shapes.iter().copied(), look_ahead, clearance);
+        let force = obstacle_force(me, shapes.iter(), look_ahead, clearance);
         Some(behaviour.weight * force)
     });
 }

@@ -11,8 +11,11 @@
 //! steering and integration, in a fixed order so a run replays bit for bit.
 
 mod avoidance;
+mod collision_avoidance;
 mod combine;
+mod containment;
 mod flee;
+mod flow_field;
 mod group;
 mod limits;
 mod pursuit;
@@ -31,8 +34,11 @@ mod path;
 mod reported;
 
 pub use avoidance::{AvoidObstacles, AvoidWalls, Obstacle};
+pub use collision_avoidance::AvoidCollisions;
 pub use combine::SteeringForce;
+pub use containment::{Pen, StayInside};
 pub use flee::Flee;
+pub use flow_field::{FlockFlowField, FollowFlowField};
 pub use group::{BoidGroup, GroupMember};
 pub use limits::{MotionLimits, TurnRate};
 pub use pursuit::{Evade, Pursue};
@@ -77,6 +83,11 @@ pub(crate) fn add_behaviours(
         .register_type::<Species>()
         .register_type::<SpeciesRelations>()
         .init_resource::<SpeciesRelations>()
+        .register_type::<AvoidCollisions>()
+        .register_type::<FollowFlowField>()
+        .register_type::<FlockFlowField>()
+        .register_type::<StayInside>()
+        .register_type::<Pen>()
         .register_type::<FlockPath>()
         .register_type::<FollowPath>()
         .register_type::<FollowLeader>()
@@ -95,6 +106,9 @@ pub(crate) fn add_behaviours(
                 pursuit::evade_threats,
                 avoidance::avoid_walls,
                 avoidance::avoid_obstacles,
+                collision_avoidance::avoid_collisions,
+                flow_field::follow_flow_field,
+                containment::stay_inside,
                 group::steer_groups,
                 species::hunt_and_escape,
                 path::follow_paths,

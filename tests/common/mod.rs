@@ -113,3 +113,40 @@ pub fn assert_sound(app: &mut App) {
 }
 
 pub mod lockstep;
+
+/// Pairs of boids whose centres are closer than `min_distance`, by entity, for counting
+/// collisions: each pair in `touching` now and not in `before` is a new collision.
+pub fn touching_pairs(
+    states: &[BoidState],
+    min_distance: f32,
+) -> std::collections::BTreeSet<(Entity, Entity)> {
+    let mut pairs = std::collections::BTreeSet::new();
+    for (i, (a, p, _)) in states.iter().enumerate() {
+        for (b, q, _) in &states[i + 1..] {
+            if p.distance(*q) < min_distance {
+                pairs.insert((*a, *b));
+            }
+        }
+    }
+    pairs
+}
+
+/// Steps `app` `steps` times, calling `between` after each step, and counts collisions: a pair
+/// of boids coming closer than `min_distance` that was not that close the step before.
+pub fn count_collisions(
+    app: &mut App,
+    steps: usize,
+    min_distance: f32,
+    mut between: impl FnMut(&mut App),
+) -> usize {
+    let mut before = touching_pairs(&boid_states(app), min_distance);
+    let mut collisions = 0;
+    for _ in 0..steps {
+        step(app, 1);
+        between(app);
+        let now = touching_pairs(&boid_states(app), min_distance);
+        collisions += now.difference(&before).count();
+        before = now;
+    }
+    collisions
+}

@@ -1,9 +1,9 @@
 //! Steering behaviours over many steps: each test would fail if its behaviour broke.
 
 use flock_core::steering::{
-    DriveState, GroupParams, Shape, Vehicle, WanderHome, WanderParams, arrive, avoid_obstacles,
-    avoid_walls, combine, drive, flee, group_direction, group_speed, limit_turn, pursue, seek,
-    wander,
+    DriveState, GroupParams, Polygon, Shape, Vehicle, WanderHome, WanderParams, arrive,
+    avoid_obstacles, avoid_walls, combine, drive, flee, group_direction, group_speed, limit_turn,
+    pursue, seek, wander,
 };
 use flock_core::{Bounds, Vector};
 use rand::rngs::Xoshiro256PlusPlus;
@@ -175,7 +175,7 @@ fn seek_past(obstacle: Shape, outline_distance: impl Fn(Vector) -> f32) -> (f32,
     let mut v = vehicle(Vector::ZERO, Vector::new(100.0, 0.0), 100.0);
     let mut closest = f32::MAX;
     for _ in 0..600 {
-        let force = seek(&v, target) + 3.0 * avoid_obstacles(&v, [obstacle], 120.0, 10.0);
+        let force = seek(&v, target) + 3.0 * avoid_obstacles(&v, [&obstacle], 120.0, 10.0);
         step(&mut v, force);
         closest = closest.min(outline_distance(v.position));
     }
@@ -218,6 +218,51 @@ fn obstacle_avoidance_goes_around_circles_and_rectangles() {
         crossed |= outside(v.position) < 0.0;
     }
     assert!(crossed);
+}
+
+#[test]
+fn obstacle_avoidance_goes_around_rotated_rectangles_and_polygons() {
+    // A 120 x 40 plank turned 60 degrees, across the path.
+    let centre = Vector::new(200.0, 3.0);
+    let rotation = glam::Mat2::from_angle(60f32.to_radians());
+    let half_size = Vector::new(60.0, 20.0);
+    let plank = Shape::RotatedRect {
+        centre,
+        half_size,
+        rotation,
+    };
+    let outline = Polygon::rectangle(half_size)
+        .unwrap()
+        .placed(centre, Vector::from_angle(60f32.to_radians()));
+    // Inside or not, by the polygon of the same outline; the distance to it from its edges.
+    let distance = |outline: &Polygon| {
+        let outline = outline.clone();
+        move |p: Vector| {
+            let gap = outline.nearest_edge(p).0.distance(p);
+            if outline.contains(p) { -gap } else { gap }
+        }
+    };
+    let (closest, end) = seek_past(plank, distance(&outline));
+    assert!(closest > 0.0, "came {closest} inside the plank");
+    assert!(
+        (end - Vector::new(400.0, 0.0)).length() < 30.0,
+        "ended at {end}"
+    );
+
+    // A concave arrowhead pointing at the vehicle.
+    let arrow = Polygon::new([
+        Vector::new(170.0, 0.0),
+        Vector::new(240.0, -50.0),
+        Vector::new(215.0, 0.0),
+        Vector::new(240.0, 50.0),
+    ])
+    .unwrap();
+    let (closest, end) = seek_past(Shape::Polygon(arrow.clone()), distance(&arrow));
+    assert!(closest > 0.0, "came {closest} inside the arrowhead");
+    assert!(
+        (end - Vector::new(400.0, 0.0)).length() < 30.0,
+        "ended at {end}"
+    );
 }
 
 #[test]

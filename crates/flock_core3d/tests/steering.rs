@@ -134,8 +134,7 @@ fn fly(start: Vector, target: Vector, obstacles: &[Shape]) -> (f32, bool) {
     let dt = 1.0 / 30.0;
     let (mut closest, mut entered) = (f32::MAX, false);
     for _ in 0..900 {
-        let force =
-            seek(&me, target) + 3.0 * avoid_obstacles(&me, obstacles.iter().copied(), 25.0, 2.0);
+        let force = seek(&me, target) + 3.0 * avoid_obstacles(&me, obstacles, 25.0, 2.0);
         me.velocity = (me.velocity + combine(force, 80.0, 1.0) * dt).clamp_length_max(me.max_speed);
         me.position += me.velocity * dt;
         closest = closest.min(me.position.distance(target));
@@ -150,6 +149,45 @@ fn inside(shape: &Shape, point: Vector) -> bool {
         Shape::Cuboid { centre, half_size } => {
             ((point - centre).abs() - half_size).max_element() < 0.0
         }
+        Shape::OrientedCuboid {
+            centre,
+            half_size,
+            rotation,
+        } => ((rotation.inverse() * (point - centre)).abs() - half_size).max_element() < 0.0,
+        Shape::Capsule { start, end, radius } => {
+            let axis = end - start;
+            let along = ((point - start).dot(axis) / axis.length_squared()).clamp(0.0, 1.0);
+            point.distance(start + axis * along) < radius
+        }
+    }
+}
+
+#[test]
+fn rotated_boxes_and_capsules_in_the_way_are_flown_around() {
+    let start = Vector::new(-60.0, 0.0, 0.0);
+    let target = Vector::new(60.0, 0.0, 0.0);
+    let tilted = Shape::OrientedCuboid {
+        centre: Vector::new(0.0, 2.0, 1.0),
+        half_size: Vector::new(3.0, 12.0, 4.0),
+        rotation: glam::Quat::from_euler(glam::EulerRot::XYZ, 0.4, 0.7, 0.5),
+    };
+    // A pole leaning across the path in depth.
+    let pole = Shape::Capsule {
+        start: Vector::new(-5.0, -1.0, -15.0),
+        end: Vector::new(5.0, 1.0, 15.0),
+        radius: 4.0,
+    };
+    for obstacles in [vec![tilted.clone()], vec![pole.clone()], vec![tilted, pole]] {
+        // Without avoidance the path goes through them.
+        let straight = (0..=120).map(|x| start + Vector::X * x as f32);
+        assert!(
+            straight
+                .clone()
+                .any(|p| obstacles.iter().any(|s| inside(s, p)))
+        );
+        let (closest, entered) = fly(start, target, &obstacles);
+        assert!(!entered, "{obstacles:?}");
+        assert!(closest < 1.0, "{obstacles:?}: got within {closest}");
     }
 }
 

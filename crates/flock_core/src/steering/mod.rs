@@ -12,28 +12,40 @@ pub use crate::sight::{SightParams, in_sight, sight_flock};
 
 pub use crate::group::{DriveParams, DriveState, GroupParams, drive, group_direction, group_speed};
 
+mod collision_avoidance;
+mod containment;
 mod flee;
+mod flow_field;
 mod formation;
 mod frame;
 mod leader;
 mod obstacles;
 mod offset_pursuit;
 mod path;
+#[cfg(not(flock_3d))]
+mod polygon;
 mod pursuit;
 mod seek;
 mod turning;
 mod walls;
 mod wander;
 
+pub use collision_avoidance::{
+    CollisionParams, Encounter, avoid_collisions, closest_approach, nearest_collision,
+};
+pub use containment::{Enclosure, contain};
 pub use flee::{flee, flee_all};
+pub use flow_field::{Cell, FlowField, FlowFieldError, follow_flow};
 pub use formation::{
     FormationError, FormationShape, MAX_UNTANGLE_PASSES, assign_slots, formation_slots,
 };
 pub use frame::{level, local_to_world};
 pub use leader::{Leader, LeaderFollowParams, follow_leader, in_leader_way};
-pub use obstacles::{Shape, avoid_obstacles};
+pub use obstacles::{Rotation, Shape, avoid_obstacles};
 pub use offset_pursuit::{Frame, arrive_moving, offset_pursue};
 pub use path::{PathDirection, PathError, PathFollowParams, PathProjection, Polyline, follow_path};
+#[cfg(not(flock_3d))]
+pub use polygon::{Polygon, PolygonError};
 pub use pursuit::{evade, predict, pursue};
 pub use seek::{arrival_velocity, arrive, seek};
 pub use turning::limit_turn;

@@ -1,0 +1,198 @@
+//! A flock streaming through a level of rotated boxes and polygons. 300 boids flock (Reynolds'
+//! rules) and follow a gentle flow to the right; the world wraps, so they come round again.
+//! Each one looks ahead and dodges the obstacles: plank-like rectangles at angles, triangles, a
+//! hexagon, a concave arrowhead. O switches obstacle avoidance off and on.
+
+mod support;
+
+use bevy::prelude::*;
+use bevy_flock::UiWantsInput;
+use bevy_flock::flock_core::Bounds;
+use bevy_flock::flock_core::steering::{FlowField, Polygon};
+use bevy_flock::prelude::*;
+
+const HALF_WIDTH: f32 = 640.0;
+const HALF_HEIGHT: f32 = 360.0;
+
+const AVOID: AvoidObstacles = AvoidObstacles {
+    look_ahead: 100.0,
+    clearance: 12.0,
+    weight: 4.0,
+};
+
+/// Whether boids avoid the obstacles (O toggles it).
+#[derive(Resource)]
+struct Avoiding(bool);
+
+/// What the level draws of an obstacle: its outline in world coordinates.
+#[derive(Component)]
+struct Outline(Vec<Vec2>);
+
+fn main() {
+    let mut app = support::example_app("obstacles");
+    app.insert_resource(FlockSettings {
+        config: FlockConfig {
+            bounds: Bounds {
+                min: Vec2::new(-HALF_WIDTH, -HALF_HEIGHT),
+                max: Vec2::new(HALF_WIDTH, HALF_HEIGHT),
+            },
+            ..FlockConfig::processing()
+        },
+        bounds_source: BoundsSource::Fixed,
+        max_boids: 1_000,
+    })
+    // To the right at half speed everywhere: the stream.
+    .insert_resource(FlockFlowField(
+        FlowField::from_fn(Vec2::splat(-1.0), 2.0, [1, 1], |_| Vec2::new(0.5, 0.0))
+            .expect("a one-cell field is valid"),
+    ))
+    .insert_resource(Avoiding(true))
+    .add_plugins(BoidsPlugin::default().with_seed(15))
+    .add_plugins(support::HelpLinePlugin(""))
+    .add_systems(Startup, setup)
+    .add_systems(
+        Update,
+        (
+            steer_new_boids,
+            toggle_avoidance,
+            draw_obstacles,
+            update_help,
+        )
+            .chain(),
+    );
+    let reset = SpawnBoids::new(300, Placement::RandomInBounds);
+    support::add_panel(&mut app, false, reset);
+    app.run();
+}
+
+fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<BoidPrefab>) {
+    commands.spawn(Camera2d);
+    *prefab = BoidPrefab {
+        image: assets.load("sprites/fish.png"),
+        size: Vec2::splat(18.0),
+        colors: BoidColors::RandomHue {
+            saturation: 0.6,
+            lightness: 0.65,
+        },
+    };
+    // Planks: centre, half size, angle in degrees.
+    let planks = [
+        (Vec2::new(-330.0, 120.0), Vec2::new(90.0, 14.0), 35.0),
+        (Vec2::new(-250.0, -170.0), Vec2::new(70.0, 18.0), -60.0),
+        (Vec2::new(120.0, 200.0), Vec2::new(110.0, 12.0), -20.0),
+        (Vec2::new(380.0, -40.0), Vec2::new(80.0, 16.0), 75.0),
+    ];
+    for (centre, half_size, degrees) in planks {
+        let rotation = Quat::from_rotation_z(f32::to_radians(degrees));
+        let outline = Polygon::rectangle(half_size)
+            .expect("a plank has an area")
+            .placed(centre, Vec2::from_angle(f32::to_radians(degrees)));
+        commands.spawn((
+            Obstacle::RotatedRect { half_size },
+            Transform::from_translation(centre.extend(0.0)).with_rotation(rotation),
+            Outline(outline.vertices().to_vec()),
+        ));
+    }
+    let p = Vec2::new;
+    let hexagon = (0..6).map(|i| Vec2::from_angle(i as f32 * std::f32::consts::TAU / 6.0) * 60.0);
+    let polygons = [
+        (
+            p(-60.0, 40.0),
+            vec![p(-50.0, -45.0), p(55.0, -30.0), p(0.0, 60.0)],
+        ),
+        (p(180.0, -200.0), hexagon.collect()),
+        // A concave arrowhead pointing against the stream.
+        (
+            p(-10.0, -120.0),
+            vec![p(-60.0, 0.0), p(40.0, -55.0), p(10.0, 0.0), p(40.0, 55.0)],
+        ),
+        (
+            p(500.0, 230.0),
+            vec![
+                p(-40.0, -50.0),
+                p(50.0, -20.0),
+                p(20.0, 60.0),
+                p(-50.0, 30.0),
+            ],
+        ),
+    ];
+    for (centre, vertices) in polygons {
+        let polygon = Polygon::new(vertices).expect("the level's polygons are simple");
+        commands.spawn((
+            Outline(polygon.placed(centre, Vec2::X).vertices().to_vec()),
+            Obstacle::Polygon(polygon),
+            Transform::from_translation(centre.extend(0.0)),
+        ));
+    }
+    commands.queue(SpawnBoids::new(300, Placement::RandomInBounds));
+}
+
+/// Every new boid (the first ones, the panel's Reset, a click) joins the stream.
+fn steer_new_boids(
+    mut commands: Commands,
+    avoiding: Res<Avoiding>,
+    new_boids: Query<Entity, Added<Boid>>,
+) {
+    for boid in &new_boids {
+        let mut boid = commands.entity(boid);
+        boid.insert((
+            FollowFlowField {
+                look_ahead: 0.0,
+                weight: 0.3,
+            },
+            // Processing's force limit turns a boid in a circle of 130 px; dodging needs a
+            // tighter turn than that.
+            MotionLimits {
+                max_speed: 120.0,
+                max_force: 700.0,
+                mass: 1.0,
+            },
+        ));
+        if avoiding.0 {
+            boid.insert(AVOID);
+        }
+    }
+}
+
+fn toggle_avoidance(
+    mut commands: Commands,
+    keys: Res<ButtonInput<KeyCode>>,
+    ui: Res<UiWantsInput>,
+    mut avoiding: ResMut<Avoiding>,
+    boids: Query<Entity, With<Boid>>,
+) {
+    if ui.keyboard || !keys.just_pressed(KeyCode::KeyO) {
+        return;
+    }
+    avoiding.0 = !avoiding.0;
+    for boid in &boids {
+        if avoiding.0 {
+            commands.entity(boid).insert(AVOID);
+        } else {
+            commands.entity(boid).remove::<AvoidObstacles>();
+        }
+    }
+}
+
+fn draw_obstacles(obstacles: Query<&Outline>, mut gizmos: Gizmos) {
+    for outline in &obstacles {
+        let closed = outline.0.iter().chain(outline.0.first()).copied();
+        gizmos.linestrip_2d(closed, Color::srgb(0.95, 0.75, 0.35));
+    }
+}
+
+fn update_help(
+    avoiding: Res<Avoiding>,
+    boids: Query<(), With<Boid>>,
+    mut help: ResMut<support::HelpLine>,
+) {
+    let text = format!(
+        "O: obstacle avoidance {}   {} boids stream right through rotated boxes and polygons \
+         (click: add boids)",
+        if avoiding.0 { "on" } else { "off" },
+        boids.iter().count()
+    );
+    if help.0 != text {
+        help.0 = text;
+    }
+}

@@ -1,0 +1,55 @@
+//! Containment: stay inside a pen (a polygon in 2D, a box in 3D) by probing ahead.
+
+use bevy::ecs::entity::EntityHashSet;
+use bevy::prelude::*;
+use flock_core::steering::{Enclosure, contain};
+
+use crate::behaviours::{Steerers, SteeringForce, add_forces};
+use crate::settings::ActiveFlockSettings;
+
+/// A region boids with [`StayInside`] keep to, in world coordinates (the entity's `Transform`
+/// is not used): a polygon in 2D (any simple polygon, checked by `flock_core`'s
+/// `Polygon::new`), a box in 3D. A pen whose box is not
+/// finite and positive is reported once and holds nobody.
+#[derive(Component, Reflect, Debug, Clone, PartialEq)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct Pen(pub Enclosure);
+
+/// Stay inside the [`Pen`] on entity `pen`: probe `look_ahead` world units ahead (and to the
+/// sides) and turn back from its boundary; a boid already outside heads straight back in. A
+/// despawned pen gives no force.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
+#[reflect(Component, Debug, PartialEq)]
+#[require(SteeringForce)]
+pub struct StayInside {
+    /// The entity with the [`Pen`].
+    pub pen: Entity,
+    /// How far ahead to probe, world units.
+    pub look_ahead: f32,
+    /// How much this force counts in the boid's sum.
+    pub weight: f32,
+}
+
+pub(crate) fn stay_inside(
+    settings: Res<ActiveFlockSettings>,
+    pens: Query<(Entity, &Pen)>,
+    mut reported: Local<EntityHashSet>,
+    mut boids: Steerers<StayInside>,
+) {
+    for (entity, pen) in &pens {
+        if pen.0.is_valid() {
+            reported.remove(&entity);
+        } else if reported.insert(entity) {
+            warn!(
+                "bevy_flock: pen {entity} is not a valid region ({:?}); ignored",
+                pen.0
+            );
+        }
+    }
+    add_forces(&mut boids, &settings.0.config, |me, behaviour| {
+        let (_, pen) = pens.get(behaviour.pen).ok()?;
+        pen.0
+            .is_valid()
+            .then(|| behaviour.weight * contain(me, &pen.0, behaviour.look_ahead))
+    });
+}
