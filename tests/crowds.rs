@@ -10,26 +10,7 @@ use common::*;
 mod common;
 
 fn app_with(config: FlockConfig) -> App {
-    create_app(
-        FlockSettings {
-            config,
-            ..FlockSettings::default()
-        },
-        14,
-    )
-}
-
-/// A flock config whose boids ignore each other: behaviours alone move them.
-fn no_flocking() -> FlockConfig {
-    FlockConfig {
-        weights: RuleWeights {
-            separation: 0.0,
-            alignment: 0.0,
-            cohesion: 0.0,
-        },
-        edges: EdgeMode::Free,
-        ..FlockConfig::default()
-    }
+    create_app(FlockSettings::from_config(config), 14)
 }
 
 const WALKER: MotionLimits = MotionLimits {

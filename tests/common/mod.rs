@@ -34,6 +34,19 @@ pub fn create_app(settings: FlockSettings, seed: u64) -> App {
     create_app_with(MinimalPlugins, settings, seed)
 }
 
+/// A flock config whose boids ignore each other, with free edges: behaviours alone move them.
+pub fn no_flocking() -> FlockConfig {
+    FlockConfig {
+        weights: RuleWeights {
+            separation: 0.0,
+            alignment: 0.0,
+            cohesion: 0.0,
+        },
+        edges: EdgeMode::Free,
+        ..FlockConfig::default()
+    }
+}
+
 pub fn step(app: &mut App, updates: usize) {
     for _ in 0..updates {
         app.update();

@@ -12,21 +12,7 @@ use crate::common::*;
 
 /// A flock whose boids ignore each other, with free edges: behaviours alone move them.
 fn app() -> App {
-    create_app(
-        FlockSettings {
-            config: FlockConfig {
-                weights: RuleWeights {
-                    separation: 0.0,
-                    alignment: 0.0,
-                    cohesion: 0.0,
-                },
-                edges: EdgeMode::Free,
-                ..FlockConfig::default()
-            },
-            ..FlockSettings::default()
-        },
-        11,
-    )
+    create_app(FlockSettings::from_config(no_flocking()), 11)
 }
 
 const VEHICLE: MotionLimits = MotionLimits {

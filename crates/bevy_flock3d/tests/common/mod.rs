@@ -11,26 +11,7 @@ pub use shared::*;
 
 /// An app whose flock has `config`.
 pub fn app_with(config: FlockConfig) -> App {
-    create_app(
-        FlockSettings {
-            config,
-            ..FlockSettings::default()
-        },
-        11,
-    )
-}
-
-/// A flock config whose boids ignore each other, with free edges: behaviours alone move them.
-pub fn no_flocking() -> FlockConfig {
-    FlockConfig {
-        weights: RuleWeights {
-            separation: 0.0,
-            alignment: 0.0,
-            cohesion: 0.0,
-        },
-        edges: EdgeMode::Free,
-        ..FlockConfig::default()
-    }
+    create_app(FlockSettings::from_config(config), 11)
 }
 
 /// A nimble vehicle for behaviour tests.
