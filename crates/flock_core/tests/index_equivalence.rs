@@ -1,16 +1,17 @@
 //! The KD-tree gives the same neighbour sets and forces as brute force, the reference.
 
+use flock_core::index::Lanes;
 use flock_core::{
-    AnyIndex, Bounds, EdgeMode, Executor, FlockConfig, IndexKind, NeighbourIndex, NeighbourStats,
-    ScopedThreads, Serial, StepConstants, Vector, rule_forces,
+    AnyIndex, Bounds, EdgeMode, FlockConfig, IndexKind, NeighbourIndex, ScopedThreads, Serial,
+    StepConstants, Vector,
 };
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
-struct State {
-    positions: Vec<Vector>,
-    velocities: Vec<Vector>,
-}
+use flock_core as kernel;
+#[path = "common/forces.rs"]
+mod forces;
+use forces::*;
 
 /// `count` boids uniformly in `area`, with random velocities up to `max_speed`.
 fn random_state(count: usize, area: Bounds, max_speed: f32, seed: u64) -> State {
@@ -30,120 +31,6 @@ fn random_state(count: usize, area: Bounds, max_speed: f32, seed: u64) -> State 
         positions,
         velocities,
     }
-}
-
-/// An index of `kind` built over the state, and the step's constants.
-fn built_index(kind: IndexKind, config: &FlockConfig, state: &State) -> (AnyIndex, StepConstants) {
-    let constants = StepConstants::new(config);
-    let mut index = AnyIndex::new(kind);
-    index.rebuild(
-        &state.positions,
-        &constants.space,
-        constants.query_radius,
-        &Serial,
-    );
-    (index, constants)
-}
-
-/// Every boid's rule forces (and neighbour count) through an index of `kind`.
-fn forces_with(
-    kind: IndexKind,
-    config: &FlockConfig,
-    state: &State,
-) -> Vec<flock_core::RuleForces> {
-    let (index, constants) = built_index(kind, config, state);
-    let mut candidates = Vec::new();
-    (0..state.positions.len())
-        .map(|me| {
-            index.candidates(state.positions[me], constants.query_radius, &mut candidates);
-            rule_forces(
-                me,
-                &state.positions,
-                &state.velocities,
-                &candidates,
-                &constants,
-            )
-        })
-        .collect()
-}
-
-/// The largest weighted force a boid can feel: every rule at max force.
-fn weighted_force_scale(config: &FlockConfig) -> f32 {
-    let weights = config.weights;
-    config.max_force * (weights.separation.abs() + weights.alignment.abs() + weights.cohesion.abs())
-}
-
-/// Every boid's weighted force through the full path of an index of `kind`.
-fn weighted_forces(
-    kind: IndexKind,
-    config: &FlockConfig,
-    state: &State,
-    executor: &impl Executor,
-) -> (Vec<Vector>, NeighbourStats) {
-    let (mut index, constants) = built_index(kind, config, state);
-    let weights = vec![config.weights; state.positions.len()];
-    let mut forces = vec![Vector::NAN; state.positions.len()];
-    let stats = index.compute_forces(
-        &constants,
-        &state.positions,
-        &state.velocities,
-        &weights,
-        &mut forces,
-        executor,
-    );
-    (forces, stats)
-}
-
-/// The KD-tree's and the grid's candidates give brute force's neighbour sets and rule forces,
-/// and their full paths (the grid's vectorised one included) its weighted forces, within
-/// `relative_tolerance` of the force scale (max force for one rule, every rule at max force
-/// for the weighted sum).
-fn assert_same_forces(config: &FlockConfig, state: &State, case: &str, relative_tolerance: f32) {
-    let tolerance = relative_tolerance * config.max_force;
-    let weighted_tolerance = relative_tolerance * weighted_force_scale(config);
-    let brute = forces_with(IndexKind::BruteForce, config, state);
-    for kind in [IndexKind::KdTree, IndexKind::Grid] {
-        let other = forces_with(kind, config, state);
-        for (i, (b, o)) in brute.iter().zip(&other).enumerate() {
-            assert_eq!(
-                b.neighbours, o.neighbours,
-                "{case}: {kind:?}: neighbours of boid {i}"
-            );
-            for (rule, bf, of) in [
-                ("separation", b.separation, o.separation),
-                ("alignment", b.alignment, o.alignment),
-                ("cohesion", b.cohesion, o.cohesion),
-            ] {
-                assert!(
-                    (bf - of).length() <= tolerance,
-                    "{case}: {kind:?}: {rule} of boid {i}: brute {bf}, other {of}"
-                );
-            }
-        }
-    }
-
-    let (reference, reference_stats) =
-        weighted_forces(IndexKind::BruteForce, config, state, &Serial);
-    for kind in [IndexKind::KdTree, IndexKind::Grid] {
-        let (forces, stats) = weighted_forces(kind, config, state, &ScopedThreads(2));
-        assert_eq!(
-            stats.neighbours, reference_stats.neighbours,
-            "{case}: {kind:?}"
-        );
-        for (i, (r, f)) in reference.iter().zip(&forces).enumerate() {
-            assert!(
-                (*r - *f).length() <= weighted_tolerance,
-                "{case}: {kind:?}: force of boid {i}: brute {r}, other {f}"
-            );
-        }
-    }
-
-    // A test where nobody has neighbours would compare zeros with zeros.
-    let with_neighbours = brute.iter().filter(|b| b.neighbours > 0).count();
-    assert!(
-        with_neighbours > state.positions.len() / 2,
-        "{case}: too few boids with neighbours"
-    );
 }
 
 struct Case {
@@ -341,35 +228,6 @@ fn the_thread_count_does_not_change_a_single_bit() {
     }
 }
 
-/// Every boid's weighted force through the grid's vectorised path on `lanes`, or `None` where
-/// this processor lacks them.
-fn lane_forces(
-    lanes: flock_core::index::Lanes,
-    config: &FlockConfig,
-    state: &State,
-) -> Option<(Vec<Vector>, NeighbourStats)> {
-    let constants = StepConstants::new(config);
-    let mut grid = flock_core::Grid::default();
-    grid.rebuild(
-        &state.positions,
-        &constants.space,
-        constants.query_radius,
-        &Serial,
-    );
-    let weights = vec![config.weights; state.positions.len()];
-    let mut forces = vec![Vector::NAN; state.positions.len()];
-    let stats = grid.compute_forces_on_lanes(
-        lanes,
-        &constants,
-        &state.positions,
-        &state.velocities,
-        &weights,
-        &mut forces,
-        &ScopedThreads(2),
-    )?;
-    Some((forces, stats))
-}
-
 /// The states the lane widths are checked on, where their partial batches and seams show:
 /// (name, settings, state).
 fn lane_cases() -> Vec<(&'static str, FlockConfig, State)> {
@@ -456,52 +314,14 @@ fn poison(state: &mut State) {
 
 #[test]
 fn every_lane_width_matches_brute_force_on_awkward_states() {
-    use flock_core::index::Lanes;
     // The processor picks the widest lanes it has; every width it has must agree with brute
     // force, partial batches (fewer boids than lanes, runs of every length), a periodic grid
     // only three cells across and non-finite slots included. Widths this processor lacks
     // can't run here: the output names which ran and which did not.
-    let mut ran = Vec::new();
-    let mut missing = Vec::new();
-    for lanes in [Lanes::Sse, Lanes::Avx, Lanes::Avx512] {
-        if lanes.available() {
-            ran.push(lanes);
-        } else {
-            missing.push(lanes);
-        }
-    }
-    eprintln!("lane widths checked: {ran:?}; not on this processor: {missing:?}");
-    assert!(ran.contains(&Lanes::Sse) && ran.contains(&Lanes::detect()));
+    let ran = available_lane_widths();
     for (name, config, state) in lane_cases() {
-        let (reference, reference_stats) =
-            weighted_forces(IndexKind::BruteForce, &config, &state, &Serial);
-        let tolerance = 1e-5 * weighted_force_scale(&config);
         let case = format!("{name} ({} boids)", state.positions.len());
-        // Every width adds in the same order (lockstep): the same bits, not just close ones.
-        let mut first_width: Option<Vec<u32>> = None;
-        for &lanes in &ran {
-            let (forces, stats) = lane_forces(lanes, &config, &state).expect("available");
-            assert_eq!(
-                stats.neighbours, reference_stats.neighbours,
-                "{case}: {lanes:?}: neighbours"
-            );
-            let bits: Vec<u32> = forces
-                .iter()
-                .flat_map(|force| force.to_array().map(f32::to_bits))
-                .collect();
-            let first = first_width.get_or_insert_with(|| bits.clone());
-            assert!(
-                *first == bits,
-                "{case}: {lanes:?} differs from {:?}",
-                ran[0]
-            );
-            for (i, (r, f)) in reference.iter().zip(&forces).enumerate() {
-                assert!(
-                    f.is_finite() && (*r - *f).length() <= tolerance,
-                    "{case}: {lanes:?}: boid {i}: brute {r}, grid {f}"
-                );
-            }
-        }
+        assert_lanes_agree(&case, &config, &state, &ran);
         // The periodic case must really be three cells across, or it tests nothing new.
         if name == "periodic, 3 columns" {
             let constants = StepConstants::new(&config);
@@ -519,7 +339,6 @@ fn every_lane_width_matches_brute_force_on_awkward_states() {
 
 #[test]
 fn a_non_finite_boid_changes_no_neighbours_force_on_any_lane_width() {
-    use flock_core::index::Lanes;
     // Boids with a position that is not finite are nobody's neighbour: every other boid's
     // force is what it would be without them. (Before the lanes masked their products, one
     // such slot gave NaN to every boid around it.)

@@ -5,11 +5,13 @@
 
 mod common;
 
-use common::{State, cube, forces_with, random_state, weighted_force_scale, weighted_forces};
-use flock_core3d::index::Lanes;
+use common::{
+    State, assert_lanes_agree, assert_same_forces, available_lane_widths, cube, forces_with,
+    random_state, weighted_forces,
+};
 use flock_core3d::{
-    AnyIndex, Bounds, EdgeMode, FlockConfig, Grid, IndexKind, NeighbourIndex, NeighbourStats,
-    ScopedThreads, Serial, StepConstants, Vector,
+    AnyIndex, Bounds, EdgeMode, FlockConfig, Grid, IndexKind, NeighbourIndex, ScopedThreads,
+    Serial, StepConstants, Vector,
 };
 
 /// The default settings (radii 25 / 50 / 50) in a cube `side` wide.
@@ -20,52 +22,6 @@ fn in_cube(side: f32, edges: EdgeMode) -> FlockConfig {
         wrap_neighbours: true,
         ..FlockConfig::default()
     }
-}
-
-/// The KD-tree's and the grid's candidates give brute force's neighbour counts and rule
-/// forces, and their full paths (the grid's vectorised one) its weighted forces, within
-/// `relative_tolerance` of the force scale.
-fn assert_same_forces(config: &FlockConfig, state: &State, case: &str, relative_tolerance: f32) {
-    let tolerance = relative_tolerance * config.max_force;
-    let weighted_tolerance = relative_tolerance * weighted_force_scale(config);
-    let brute = forces_with(IndexKind::BruteForce, config, state);
-    for kind in [IndexKind::KdTree, IndexKind::Grid] {
-        let other = forces_with(kind, config, state);
-        for (i, (b, o)) in brute.iter().zip(&other).enumerate() {
-            assert_eq!(b.neighbours, o.neighbours, "{case}: {kind:?}: boid {i}");
-            for (rule, bf, of) in [
-                ("separation", b.separation, o.separation),
-                ("alignment", b.alignment, o.alignment),
-                ("cohesion", b.cohesion, o.cohesion),
-            ] {
-                assert!(
-                    (bf - of).length() <= tolerance,
-                    "{case}: {kind:?}: {rule} of boid {i}: brute {bf}, other {of}"
-                );
-            }
-        }
-    }
-    let (reference, reference_stats) =
-        weighted_forces(IndexKind::BruteForce, config, state, &Serial);
-    for kind in [IndexKind::KdTree, IndexKind::Grid] {
-        let (forces, stats) = weighted_forces(kind, config, state, &ScopedThreads(2));
-        assert_eq!(
-            stats.neighbours, reference_stats.neighbours,
-            "{case}: {kind:?}"
-        );
-        for (i, (r, f)) in reference.iter().zip(&forces).enumerate() {
-            assert!(
-                (*r - *f).length() <= weighted_tolerance,
-                "{case}: {kind:?}: force of boid {i}: brute {r}, other {f}"
-            );
-        }
-    }
-    // A test where nobody has neighbours would compare zeros with zeros.
-    let with_neighbours = brute.iter().filter(|b| b.neighbours > 0).count();
-    assert!(
-        with_neighbours > state.positions.len() / 2,
-        "{case}: too few boids with neighbours ({with_neighbours})"
-    );
 }
 
 /// Uniform states in a 400-wide box: about 17 neighbours each within 50.
@@ -275,35 +231,6 @@ fn the_grid_is_a_3d_grid_with_its_cell_budget() {
     assert_same_forces(&free, &line, "spread along a line", UNIFORM);
 }
 
-/// Every boid's weighted force through the grid's vectorised path on `lanes`, or `None` where
-/// this processor lacks them.
-fn lane_forces(
-    lanes: Lanes,
-    config: &FlockConfig,
-    state: &State,
-) -> Option<(Vec<Vector>, NeighbourStats)> {
-    let constants = StepConstants::new(config);
-    let mut grid = Grid::default();
-    grid.rebuild(
-        &state.positions,
-        &constants.space,
-        constants.query_radius,
-        &Serial,
-    );
-    let weights = vec![config.weights; state.positions.len()];
-    let mut forces = vec![Vector::NAN; state.positions.len()];
-    let stats = grid.compute_forces_on_lanes(
-        lanes,
-        &constants,
-        &state.positions,
-        &state.velocities,
-        &weights,
-        &mut forces,
-        &ScopedThreads(2),
-    )?;
-    Some((forces, stats))
-}
-
 /// Gives the first boids of `state` every kind of non-finite position and velocity.
 fn poison(state: &mut State) {
     let bad = [
@@ -325,17 +252,7 @@ fn poison(state: &mut State) {
 
 #[test]
 fn every_lane_width_matches_brute_force_on_awkward_states() {
-    let mut ran = Vec::new();
-    let mut missing = Vec::new();
-    for lanes in [Lanes::Sse, Lanes::Avx, Lanes::Avx512] {
-        if lanes.available() {
-            ran.push(lanes);
-        } else {
-            missing.push(lanes);
-        }
-    }
-    eprintln!("lane widths checked: {ran:?}; not on this processor: {missing:?}");
-    assert!(ran.contains(&Lanes::Sse) && ran.contains(&Lanes::detect()));
+    let ran = available_lane_widths();
 
     let base = FlockConfig {
         view_angle_degrees: 270.0,
@@ -379,34 +296,7 @@ fn every_lane_width_matches_brute_force_on_awkward_states() {
         cases.push((format!("non-finite slots, {count} boids"), config, state));
     }
     for (case, config, state) in cases {
-        let (reference, reference_stats) =
-            weighted_forces(IndexKind::BruteForce, &config, &state, &Serial);
-        let tolerance = 1e-5 * weighted_force_scale(&config);
-        // Every width adds in the same order (lockstep): the same bits, not just close ones.
-        let mut first_width: Option<Vec<u32>> = None;
-        for &lanes in &ran {
-            let (forces, stats) = lane_forces(lanes, &config, &state).expect("available");
-            assert_eq!(
-                stats.neighbours, reference_stats.neighbours,
-                "{case}: {lanes:?}: neighbours"
-            );
-            let bits: Vec<u32> = forces
-                .iter()
-                .flat_map(|force| force.to_array().map(f32::to_bits))
-                .collect();
-            let first = first_width.get_or_insert_with(|| bits.clone());
-            assert!(
-                *first == bits,
-                "{case}: {lanes:?} differs from {:?}",
-                ran[0]
-            );
-            for (i, (r, f)) in reference.iter().zip(&forces).enumerate() {
-                assert!(
-                    f.is_finite() && (*r - *f).length() <= tolerance,
-                    "{case}: {lanes:?}: boid {i}: brute {r}, grid {f}"
-                );
-            }
-        }
+        assert_lanes_agree(&case, &config, &state, &ran);
         if case.starts_with("periodic") {
             let constants = StepConstants::new(&config);
             let mut grid = Grid::default();
