@@ -3,15 +3,11 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-use bevy::app::{ScheduleRunnerPlugin, TaskPoolPlugin, TaskPoolThreadAssignmentPolicy};
+use bevy::app::ScheduleRunnerPlugin;
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
-use bevy::tasks::ComputeTaskPool;
 use bevy_flock::prelude::*;
-use common::{BoidState, boid_states, create_app, create_app_with, spawn, state_bits, step};
+use common::{BoidState, boid_states, create_app, replay, spawn, state_bits, step};
 
 const STEPS: usize = 1_000;
 /// Enough boids that the steering is split into different chunks for two and three executor
@@ -36,69 +32,15 @@ fn run(app: &mut App) -> Vec<BoidState> {
     boid_states(app)
 }
 
-/// Bevy's compute pool is one per process, sized once, so each thread count needs its own
-/// process: the test binary runs itself, filtered to `child_run`, with the thread count in
-/// this variable, and reads back the state it writes.
-const CHILD_THREADS: &str = "FLOCK_DETERMINISM_THREADS";
-const CHILD_OUTPUT: &str = "FLOCK_DETERMINISM_OUTPUT";
-
 #[test]
 #[ignore = "a child of one_thread_or_two_and_separate_runs_give_the_same_bits; runs there"]
 fn child_run() {
-    let threads: usize = std::env::var(CHILD_THREADS)
-        .expect("run by the determinism test")
-        .parse()
-        .unwrap();
-    let output = PathBuf::from(std::env::var_os(CHILD_OUTPUT).unwrap());
-    let mut pools = TaskPoolPlugin::default();
-    pools.task_pool_options.compute = TaskPoolThreadAssignmentPolicy {
-        min_threads: threads,
-        max_threads: threads,
-        percent: 1.0,
-        on_thread_spawn: None,
-        on_thread_destroy: None,
-    };
-    let mut app = create_app_with(MinimalPlugins.set(pools), settings(), 7);
-    assert_eq!(ComputeTaskPool::get().thread_num(), threads);
-    let bits = state_bits(&run(&mut app));
-    let text: String = bits
-        .iter()
-        .map(|bits| {
-            let words: Vec<String> = bits.iter().map(|word| format!("{word:08x}")).collect();
-            words.join(" ") + "\n"
-        })
-        .collect();
-    std::fs::write(output, text).unwrap();
-}
-
-/// Runs `child_run` in a new process with `threads` compute threads; its state as text.
-fn state_from_child(threads: usize, output: &Path) -> String {
-    let run = Command::new(std::env::current_exe().unwrap())
-        .args(["child_run", "--exact", "--ignored", "--test-threads=1"])
-        .env(CHILD_THREADS, threads.to_string())
-        .env(CHILD_OUTPUT, output)
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "the child with {threads} threads failed: {}{}",
-        String::from_utf8_lossy(&run.stdout),
-        String::from_utf8_lossy(&run.stderr)
-    );
-    std::fs::read_to_string(output).unwrap()
+    replay::child_run(settings(), 7, run);
 }
 
 #[test]
 fn one_thread_or_two_and_separate_runs_give_the_same_bits() {
-    let dir = std::env::temp_dir().join(format!("flock-determinism-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let one = state_from_child(1, &dir.join("one.txt"));
-    let one_again = state_from_child(1, &dir.join("one-again.txt"));
-    let two = state_from_child(2, &dir.join("two.txt"));
-    std::fs::remove_dir_all(&dir).ok();
-    assert_eq!(one.lines().count(), BOIDS);
-    assert!(one == one_again, "two runs with one thread differ");
-    assert!(one == two, "one thread and two threads differ");
+    replay::assert_one_thread_or_two_give_the_same_bits(BOIDS);
 }
 
 #[test]

@@ -126,6 +126,7 @@ pub fn assert_sound(app: &mut App) {
 }
 
 pub mod lockstep;
+pub mod replay;
 
 /// Pairs of boids whose centres are closer than `min_distance`, by entity, for counting
 /// collisions: each pair in `touching` now and not in `before` is a new collision.
