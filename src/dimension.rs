@@ -163,12 +163,34 @@ pub(crate) fn facing(
     dt: f32,
 ) -> Option<Quat> {
     let forward = velocity.try_normalize()?;
-    // A rotation other code broke (not finite, or zero) starts over from the identity.
-    let previous = if previous.is_finite() && previous.length_squared() > 1e-6 {
+    // A rotation other code broke (not finite, or zero) starts over from the identity; the
+    // ones this function writes are unit already.
+    let length_squared = previous.length_squared();
+    let previous = if (length_squared - 1.0).abs() < 1e-5 {
+        previous
+    } else if previous.is_finite() && length_squared > 1e-6 {
         previous.normalize()
     } else {
         Quat::IDENTITY
     };
+    if banking.is_none()
+        && let Some(rotation) = level_within_reach(previous * Vec3::Y, forward, dt)
+    {
+        return Some(rotation);
+    }
+    rolled_facing(previous, forward, velocity.length(), banking, dt)
+}
+
+/// [`facing`]'s full path, for unit `previous` and `forward`: carry the old up over, find the
+/// target up (level or banked), roll towards it at most a step's roll.
+#[cfg(flock_3d)]
+fn rolled_facing(
+    previous: Quat,
+    forward: Vec3,
+    speed: f32,
+    banking: Option<&Banking>,
+    dt: f32,
+) -> Option<Quat> {
     let (previous_up, previous_forward) = (previous * Vec3::Y, previous * Vec3::NEG_Z);
     // The old up carried to the new heading. A heading that turned onto the old up (or down)
     // in one step is a quarter pitch: the new up is the old back (or forward).
@@ -185,7 +207,7 @@ pub(crate) fn facing(
         && dt > 0.0
     {
         // The heading's change over the step, times the speed: the sideways acceleration.
-        let sideways = (forward - previous_forward) * (velocity.length() / dt);
+        let sideways = (forward - previous_forward) * (speed / dt);
         let sideways = sideways - forward * sideways.dot(forward);
         let lift = target * banking.gravity + sideways;
         if let Some(lift) = square_to(lift, forward) {
@@ -203,14 +225,50 @@ pub(crate) fn facing(
     rotation.is_finite().then_some(rotation)
 }
 
+/// The level rotation facing unit `forward` (up is world +y made square to it) when the old
+/// up carried to `forward` is within a step's roll of level, which is most steps of a flyer
+/// that does not bank; `None` otherwise (and near the vertical), for [`facing`]'s full path.
+/// The same answer as that path, found with two square roots rather than seven: the test
+/// is [`roll_towards`]'s, on the carried up before it is normalised.
+#[cfg(flock_3d)]
+fn level_within_reach(previous_up: Vec3, forward: Vec3, dt: f32) -> Option<Quat> {
+    // World up square to the heading has the length of the heading's horizontal part.
+    let horizontal = (forward.x * forward.x + forward.z * forward.z).sqrt();
+    if horizontal <= 1e-3 {
+        return None;
+    }
+    let level = Vec3::new(
+        -forward.x * forward.y,
+        horizontal * horizontal,
+        -forward.z * forward.y,
+    ) / horizontal;
+    let carried = previous_up - forward * previous_up.dot(forward);
+    let reach = sine_within(MAX_ROLL_RATE * dt * horizontal);
+    let (cos, sin) = (carried.dot(level), forward.dot(carried.cross(level)));
+    // |sin / |carried|| <= reach, without the square root.
+    let within = cos > 0.0 && reach > 0.0 && sin * sin <= reach * reach * carried.length_squared();
+    if !within {
+        return None;
+    }
+    let right = forward.cross(level);
+    let rotation = Quat::from_mat3(&Mat3::from_cols(right, level, -forward)).normalize();
+    rotation.is_finite().then_some(rotation)
+}
+
+/// The largest sine of a roll of less than a quarter turn that is surely at most `max_roll`
+/// radians, so a roll can be checked without an angle: `sin(x) >= x - x^3 / 6` for `x >= 0`.
+#[cfg(flock_3d)]
+fn sine_within(max_roll: f32) -> f32 {
+    max_roll - max_roll * max_roll * max_roll / 6.0
+}
+
 /// `from` rolled about unit `axis` towards `to` (both unit and square to it) by at most
-/// `max_roll` radians. Most steps `to` is within reach and is the answer, found without an
-/// angle or a rotation: `sin(x) >= x - x^3 / 6` for `x >= 0`, so a roll of less than a quarter
-/// turn whose sine is below that bound is at most `max_roll`.
+/// `max_roll` radians. Most steps `to` is within reach ([`sine_within`]) and is the answer,
+/// found without an angle or a rotation.
 #[cfg(flock_3d)]
 fn roll_towards(from: Vec3, to: Vec3, axis: Vec3, max_roll: f32) -> Vec3 {
     let (cos, sin) = (from.dot(to), axis.dot(from.cross(to)));
-    if cos > 0.0 && sin.abs() <= max_roll - max_roll * max_roll * max_roll / 6.0 {
+    if cos > 0.0 && sin.abs() <= sine_within(max_roll) {
         return to;
     }
     let wanted = sin.atan2(cos);
@@ -282,6 +340,42 @@ mod tests {
             assert!((rotation * Vec3::X).y.abs() < 1e-5, "{velocity}");
             assert!(up_of(rotation).y > 0.0);
         }
+    }
+
+    #[test]
+    fn the_level_shortcut_gives_the_full_paths_rotation_or_steps_aside() {
+        // Headings all round and at every pitch, from previous rotations level, rolled a
+        // little (within a step's reach), rolled a lot, and upside down.
+        let dt = 1.0 / 60.0;
+        let (mut taken, mut declined) = (0, 0);
+        for yaw in 0..24 {
+            for pitch in -11..=11 {
+                let (yaw, pitch) = (yaw as f32 * 0.26, pitch as f32 * 0.14);
+                let forward =
+                    Quat::from_rotation_y(yaw) * Quat::from_rotation_x(pitch) * Vec3::NEG_Z;
+                let level = rolled_facing(Quat::IDENTITY, forward, 1.0, None, 1.0).unwrap();
+                for roll in [0.0, 0.05, 0.5, 3.0] {
+                    let previous = level * Quat::from_rotation_z(roll);
+                    let full = rolled_facing(previous, forward, 1.0, None, dt).unwrap();
+                    match level_within_reach(previous * Vec3::Y, forward, dt) {
+                        Some(shortcut) => {
+                            taken += 1;
+                            assert!(shortcut.angle_between(full) < 1e-3, "{forward} {roll}");
+                        }
+                        None => declined += 1,
+                    }
+                }
+            }
+        }
+        // Both ways are exercised: level and slightly rolled boids take the shortcut, rolled
+        // ones and those near the vertical the full path.
+        assert!(
+            taken > 500 && declined > 500,
+            "{taken} taken, {declined} declined"
+        );
+        assert_eq!(level_within_reach(Vec3::Y, Vec3::Y, dt), None);
+        assert_eq!(level_within_reach(Vec3::Y, Vec3::X, 0.0), None);
+        assert_eq!(level_within_reach(Vec3::Y, Vec3::X, f32::NAN), None);
     }
 
     #[test]
