@@ -128,35 +128,40 @@ fn spawn(world: &mut World, command: SpawnBoids) -> Vec<Entity> {
     let prefab = world
         .get_resource_or_init::<crate::prefab::BoidPrefab>()
         .clone();
-    let mut rng = world.get_resource_or_init::<FlockRng>();
-    let new_boids: Vec<_> = (0..count.min(room))
-        .map(|_| {
-            let position = match placement {
-                Placement::RandomInBounds => random_point(&config.bounds, rng.rng()),
-                Placement::At(point) => point,
-                #[cfg(not(flock_3d))]
-                Placement::InRect(rect) => {
-                    use rand::RngExt;
-                    Vec2::new(
-                        rng.rng().random_range(rect.min.x..=rect.max.x),
-                        rng.rng().random_range(rect.min.y..=rect.max.y),
-                    )
-                }
-            };
-            // Uniform on the circle (2D) or the sphere (3D).
-            let heading = random_direction(rng.rng());
-            let boid = (
-                Boid,
-                Transform::from_translation(translation_of(position)),
-                Velocity(heading * speed),
-            );
-            // The look comes in the same batch (rather than from the observer on new boids),
-            // so a large spawn moves each boid between tables once and queues no command per
-            // boid. It draws from the looks generator, so the flight is the same without it.
-            #[cfg(feature = "render")]
-            let boid = (boid, crate::prefab::prefab_look(&prefab, &mut rng));
-            boid
-        })
-        .collect();
-    world.spawn_batch(new_boids).collect()
+    // The boids stream into `spawn_batch` as they are made rather than being collected
+    // first: a million boids' bundles (about 200 MB with sprites) never exist at once beside
+    // the tables they go into, which reserve their room from the exact count. The generators
+    // are drawn from a copy, written back after, as the world is busy spawning meanwhile (and
+    // stays whole for the observers of new boids, which draw nothing from a boid with a look).
+    let mut rng = world.get_resource_or_init::<FlockRng>().clone();
+    let new_boids = (0..count.min(room)).map(|_| {
+        let position = match placement {
+            Placement::RandomInBounds => random_point(&config.bounds, rng.rng()),
+            Placement::At(point) => point,
+            #[cfg(not(flock_3d))]
+            Placement::InRect(rect) => {
+                use rand::RngExt;
+                Vec2::new(
+                    rng.rng().random_range(rect.min.x..=rect.max.x),
+                    rng.rng().random_range(rect.min.y..=rect.max.y),
+                )
+            }
+        };
+        // Uniform on the circle (2D) or the sphere (3D).
+        let heading = random_direction(rng.rng());
+        let boid = (
+            Boid,
+            Transform::from_translation(translation_of(position)),
+            Velocity(heading * speed),
+        );
+        // The look comes in the same batch (rather than from the observer on new boids),
+        // so a large spawn moves each boid between tables once and queues no command per
+        // boid. It draws from the looks generator, so the flight is the same without it.
+        #[cfg(feature = "render")]
+        let boid = (boid, crate::prefab::prefab_look(&prefab, &mut rng));
+        boid
+    });
+    let spawned = world.spawn_batch(new_boids).collect();
+    *world.resource_mut::<FlockRng>() = rng;
+    spawned
 }

@@ -116,6 +116,28 @@ fn thousands_spawned_in_one_frame_respect_the_cap_and_all_fly() {
 }
 
 #[test]
+fn each_spawn_draws_new_places_and_the_same_seed_draws_the_same() {
+    // Two spawns in a row continue the flock's generator rather than restarting it, and a
+    // second app with the same seed draws the same boids.
+    let places = || {
+        let mut app = create_app(roomy_settings(1_000), 8);
+        let first = spawn(&mut app, 100, Placement::RandomInBounds);
+        let second = spawn(&mut app, 100, Placement::RandomInBounds);
+        let world = app.world();
+        let place = |entity: &Entity| world.get::<Transform>(*entity).unwrap().translation;
+        let list = |entities: &[Entity]| entities.iter().map(place).collect::<Vec<_>>();
+        (list(&first), list(&second))
+    };
+    let (first, second) = places();
+    assert_eq!(first.len(), 100);
+    assert!(
+        first.iter().zip(&second).all(|(a, b)| a != b),
+        "the second spawn repeated the first"
+    );
+    assert_eq!(places(), (first, second));
+}
+
+#[test]
 fn thousands_spawned_on_one_point_spread_out_finite() {
     // Seed 002 starts its flock on one point: every distance is zero at first.
     let mut app = create_app(roomy_settings(10_000), 4);
