@@ -100,14 +100,7 @@ pub(crate) fn steer_formations(
     bodies: Bodies,
     mut scratch: Local<FormationScratch>,
     mut reported: Local<ReportedOnce>,
-    mut members: Query<(
-        Entity,
-        &Transform,
-        &Velocity,
-        Option<&MotionLimits>,
-        &mut FormationMember,
-        &mut SteeringForce,
-    )>,
+    mut members: Members,
 ) {
     let FormationScratch {
         members: by_formation,
@@ -194,18 +187,22 @@ pub(crate) fn steer_formations(
     }
 }
 
-/// Members of a formation that cannot be laid out have no slot.
-fn clear_slots(
-    members: &mut Query<(
+/// The formations' members, and what steering them needs.
+type Members<'w, 's> = Query<
+    'w,
+    's,
+    (
         Entity,
-        &Transform,
-        &Velocity,
-        Option<&MotionLimits>,
-        &mut FormationMember,
-        &mut SteeringForce,
-    )>,
-    group: &[Entity],
-) {
+        &'static Transform,
+        &'static Velocity,
+        Option<&'static MotionLimits>,
+        &'static mut FormationMember,
+        &'static mut SteeringForce,
+    ),
+>;
+
+/// Members of a formation that cannot be laid out have no slot.
+fn clear_slots(members: &mut Members, group: &[Entity]) {
     for &entity in group {
         if let Ok((.., mut member, _)) = members.get_mut(entity) {
             member.slot = None;

@@ -128,6 +128,17 @@ pub(crate) fn sideways_away(heading: Vector, offset: Vector) -> Vector {
     }
 }
 
+/// `value` as a time or distance for a behaviour: negative counts as zero, and so does a
+/// value that is not finite.
+#[inline]
+pub(crate) fn non_negative(value: f32) -> f32 {
+    if value.is_finite() {
+        value.max(0.0)
+    } else {
+        0.0
+    }
+}
+
 /// Unit `from` turned towards unit `to` by at most `max_angle` radians (`to` itself when the
 /// angle between them is smaller). In 3D the turn is in the plane of the two headings; exactly
 /// opposite headings turn about +y (or +x for vertical ones), in 2D anticlockwise.

@@ -150,15 +150,8 @@ fn indexes_match_brute_force_when_the_radius_spans_the_world() {
 #[test]
 fn kd_tree_candidates_are_a_superset_of_the_true_neighbours() {
     let config = FlockConfig::default();
-    let constants = StepConstants::new(&config);
     let state = random_state(1_000, config.bounds, config.max_speed, 5);
-    let mut index = AnyIndex::new(IndexKind::KdTree);
-    index.rebuild(
-        &state.positions,
-        &constants.space,
-        constants.query_radius,
-        &Serial,
-    );
+    let (index, constants) = built_index(IndexKind::KdTree, &config, &state);
     let mut candidates = Vec::new();
     for (me, position) in state.positions.iter().enumerate() {
         index.candidates(*position, constants.query_radius, &mut candidates);

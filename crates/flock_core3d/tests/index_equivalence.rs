@@ -6,12 +6,12 @@
 mod common;
 
 use common::{
-    State, assert_lanes_agree, assert_same_forces, available_lane_widths, cube, forces_with,
-    random_state, weighted_forces,
+    State, assert_lanes_agree, assert_same_forces, available_lane_widths, built_index, cube,
+    forces_with, random_state, weighted_forces,
 };
 use flock_core3d::{
-    AnyIndex, Bounds, EdgeMode, FlockConfig, Grid, IndexKind, NeighbourIndex, ScopedThreads,
-    Serial, StepConstants, Vector,
+    Bounds, EdgeMode, FlockConfig, Grid, IndexKind, NeighbourIndex, ScopedThreads, Serial,
+    StepConstants, Vector,
 };
 
 /// The default settings (radii 25 / 50 / 50) in a cube `side` wide.
@@ -142,16 +142,9 @@ fn free_edges_with_boids_far_outside_the_bounds() {
 #[test]
 fn kd_tree_and_grid_candidates_hold_every_true_neighbour() {
     let config = in_cube(300.0, EdgeMode::Wrap);
-    let constants = StepConstants::new(&config);
     let state = random_state(1_000, config.bounds, config.max_speed, 5);
     for kind in [IndexKind::KdTree, IndexKind::Grid] {
-        let mut index = AnyIndex::new(kind);
-        index.rebuild(
-            &state.positions,
-            &constants.space,
-            constants.query_radius,
-            &Serial,
-        );
+        let (index, constants) = built_index(kind, &config, &state);
         let mut candidates = Vec::new();
         for (me, position) in state.positions.iter().enumerate() {
             index.candidates(*position, constants.query_radius, &mut candidates);

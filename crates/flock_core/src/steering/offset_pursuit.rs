@@ -2,7 +2,7 @@
 //! an escort or a wingman does. Formations use the same arrival at a moving point.
 
 use super::{Vehicle, arrival_velocity, local_to_world, pursue};
-use crate::math::Vector;
+use crate::math::{Vector, non_negative};
 
 /// A moving body seen by its pursuers: where it is, how it moves, which way it faces.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,13 +39,6 @@ pub fn arrive_moving(
     if !finite {
         return Vector::ZERO;
     }
-    let non_negative = |value: f32| {
-        if value.is_finite() {
-            value.max(0.0)
-        } else {
-            0.0
-        }
-    };
     let slow_radius = non_negative(slow_radius);
     if vehicle.position.distance(point) >= slow_radius {
         return pursue(vehicle, point, point_velocity, non_negative(max_look_ahead));

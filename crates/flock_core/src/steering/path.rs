@@ -6,7 +6,7 @@
 use std::fmt;
 
 use super::{Vehicle, seek};
-use crate::math::Vector;
+use crate::math::{Vector, non_negative};
 
 /// Why a [`Polyline`] could not be made.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -258,13 +258,6 @@ pub fn follow_path(vehicle: &Vehicle, path: &Polyline, params: &PathFollowParams
     if !(vehicle.position.is_finite() && vehicle.velocity.is_finite()) {
         return Vector::ZERO;
     }
-    let non_negative = |value: f32| {
-        if value.is_finite() {
-            value.max(0.0)
-        } else {
-            0.0
-        }
-    };
     let predict_time = non_negative(params.predict_time);
     let sign = params.direction.sign();
     let now = path.project(vehicle.position);
