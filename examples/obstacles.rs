@@ -1,12 +1,17 @@
 //! A flock streaming through a level of rotated boxes and polygons. 300 boids flock (Reynolds'
 //! rules) and follow a gentle flow to the right; the world wraps, so they come round again.
 //! Each one looks ahead and dodges the obstacles: plank-like rectangles at angles, triangles, a
-//! hexagon, a concave arrowhead. O switches obstacle avoidance off and on.
+//! hexagon, a concave arrowhead. With the `avian` feature (on in this repository's builds) the
+//! level also has avian colliders, drawn in blue: a capsule, a convex hull and a ball, which
+//! boids dodge through avian's spatial queries (`AvoidColliders`). O switches obstacle
+//! avoidance off and on.
 
 mod support;
 
 use bevy::prelude::*;
 use bevy_flock::UiWantsInput;
+#[cfg(feature = "avian")]
+use bevy_flock::avian::prelude::{Collider, PhysicsPlugins};
 use bevy_flock::flock_core::Bounds;
 use bevy_flock::flock_core::steering::{FlowField, Polygon};
 use bevy_flock::prelude::*;
@@ -20,13 +25,27 @@ const AVOID: AvoidObstacles = AvoidObstacles {
     weight: 4.0,
 };
 
+/// The same reach and room for avian's colliders.
+#[cfg(feature = "avian")]
+const AVOID_COLLIDERS: AvoidColliders = AvoidColliders {
+    look_ahead: AVOID.look_ahead,
+    clearance: AVOID.clearance,
+    weight: AVOID.weight,
+    layers: bevy_flock::avian::prelude::LayerMask::ALL,
+};
+
 /// Whether boids avoid the obstacles (O toggles it).
 #[derive(Resource)]
 struct Avoiding(bool);
 
-/// What the level draws of an obstacle: its outline in world coordinates.
+/// What the level draws of an obstacle: its outline in world coordinates, and its colour.
 #[derive(Component)]
-struct Outline(Vec<Vec2>);
+struct Outline(Vec<Vec2>, Color);
+
+/// The colour of the level's own obstacles, and of avian's colliders.
+const LEVEL: Color = Color::srgb(0.95, 0.75, 0.35);
+#[cfg(feature = "avian")]
+const AVIAN: Color = Color::srgb(0.45, 0.7, 1.0);
 
 fn main() {
     let mut app = support::example_app("obstacles");
@@ -60,6 +79,10 @@ fn main() {
         )
             .chain(),
     );
+    // Avian's colliders, in the spatial queries' tree its plugins keep.
+    #[cfg(feature = "avian")]
+    app.add_plugins(PhysicsPlugins::default())
+        .add_systems(Startup, spawn_colliders);
     let reset = SpawnBoids::new(300, Placement::RandomInBounds);
     support::add_panel(&mut app, false, reset);
     app.run();
@@ -90,7 +113,7 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<Bo
         commands.spawn((
             Obstacle::RotatedRect { half_size },
             Transform::from_translation(centre.extend(0.0)).with_rotation(rotation),
-            Outline(outline.vertices().to_vec()),
+            Outline(outline.vertices().to_vec(), LEVEL),
         ));
     }
     let p = Vec2::new;
@@ -119,12 +142,60 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<Bo
     for (centre, vertices) in polygons {
         let polygon = Polygon::new(vertices).expect("the level's polygons are simple");
         commands.spawn((
-            Outline(polygon.placed(centre, Vec2::X).vertices().to_vec()),
+            Outline(polygon.placed(centre, Vec2::X).vertices().to_vec(), LEVEL),
             Obstacle::Polygon(polygon),
             Transform::from_translation(centre.extend(0.0)),
         ));
     }
     commands.queue(SpawnBoids::new(300, Placement::RandomInBounds));
+}
+
+/// Avian colliders in the gaps of the level: a capsule at an angle, a convex hull and a ball.
+#[cfg(feature = "avian")]
+fn spawn_colliders(mut commands: Commands) {
+    let p = Vec2::new;
+    let (radius, half_length, degrees) = (22.0, 60.0, 70.0);
+    let angle = f32::to_radians(degrees);
+    let centre = p(-470.0, -40.0);
+    // A capsule along its local y axis, as avian's (and Bevy's) are.
+    let axis = Vec2::from_angle(angle).rotate(Vec2::Y) * half_length;
+    let outline = (0..=32)
+        .map(|i| {
+            let turn = i as f32 / 32.0 * std::f32::consts::TAU;
+            let end = if turn < std::f32::consts::PI {
+                axis
+            } else {
+                -axis
+            };
+            centre + end + Vec2::from_angle(turn + angle) * radius
+        })
+        .collect();
+    commands.spawn((
+        Collider::capsule(radius, 2.0 * half_length),
+        Transform::from_translation(centre.extend(0.0)).with_rotation(Quat::from_rotation_z(angle)),
+        Outline(outline, AVIAN),
+    ));
+    let hull = vec![
+        p(-45.0, -35.0),
+        p(40.0, -50.0),
+        p(60.0, 20.0),
+        p(-10.0, 55.0),
+        p(-55.0, 15.0),
+    ];
+    let centre = p(300.0, 90.0);
+    commands.spawn((
+        Collider::convex_hull(hull.clone()).expect("the hull has an area"),
+        Transform::from_translation(centre.extend(0.0)),
+        Outline(hull.iter().map(|&v| centre + v).collect(), AVIAN),
+    ));
+    let (centre, radius) = (p(-180.0, 250.0), 45.0);
+    let circle = (0..32)
+        .map(|i| centre + Vec2::from_angle(i as f32 / 32.0 * std::f32::consts::TAU) * radius);
+    commands.spawn((
+        Collider::circle(radius),
+        Transform::from_translation(centre.extend(0.0)),
+        Outline(circle.collect(), AVIAN),
+    ));
 }
 
 /// Every new boid (the first ones, the panel's Reset, a click) joins the stream.
@@ -150,6 +221,8 @@ fn steer_new_boids(
         ));
         if avoiding.0 {
             boid.insert(AVOID);
+            #[cfg(feature = "avian")]
+            boid.insert(AVOID_COLLIDERS);
         }
     }
 }
@@ -166,10 +239,15 @@ fn toggle_avoidance(
     }
     avoiding.0 = !avoiding.0;
     for boid in &boids {
+        let mut boid = commands.entity(boid);
         if avoiding.0 {
-            commands.entity(boid).insert(AVOID);
+            boid.insert(AVOID);
+            #[cfg(feature = "avian")]
+            boid.insert(AVOID_COLLIDERS);
         } else {
-            commands.entity(boid).remove::<AvoidObstacles>();
+            boid.remove::<AvoidObstacles>();
+            #[cfg(feature = "avian")]
+            boid.remove::<AvoidColliders>();
         }
     }
 }
@@ -177,7 +255,7 @@ fn toggle_avoidance(
 fn draw_obstacles(obstacles: Query<&Outline>, mut gizmos: Gizmos) {
     for outline in &obstacles {
         let closed = outline.0.iter().chain(outline.0.first()).copied();
-        gizmos.linestrip_2d(closed, Color::srgb(0.95, 0.75, 0.35));
+        gizmos.linestrip_2d(closed, outline.1);
     }
 }
 
@@ -187,10 +265,14 @@ fn update_help(
     mut help: ResMut<support::HelpLine>,
 ) {
     let text = format!(
-        "O: obstacle avoidance {}   {} boids stream right through rotated boxes and polygons \
-         (click: add boids)",
+        "O: avoidance {}   {} boids stream through rotated boxes, polygons{}   click: add boids",
         if avoiding.0 { "on" } else { "off" },
-        boids.iter().count()
+        boids.iter().count(),
+        if cfg!(feature = "avian") {
+            ", avian colliders (blue)"
+        } else {
+            ""
+        }
     );
     if help.0 != text {
         help.0 = text;

@@ -25,6 +25,8 @@ mod settings;
 mod spawn;
 mod steer;
 
+#[cfg(feature = "avian")]
+pub use behaviours::AvoidColliders;
 pub use behaviours::{
     Arrive, AvoidObstacles, AvoidWalls, BoidGroup, Evade, Flee, GroupMember, Hunt, MotionLimits,
     Obstacle, Pursue, Seek, SightFlock, Species, SpeciesRelations, SteeringForce, Target, TurnRate,
@@ -57,8 +59,16 @@ pub use steer::{FlockBuffers, StepTimings};
 /// The kernel, re-exported: settings types, indexes and the step functions.
 pub use flock_core;
 
+/// The avian crate of this dimension (avian2d in `bevy_flock`, avian3d in `bevy_flock3d`),
+/// re-exported with the `avian` feature: the version whose colliders [`AvoidColliders`]
+/// reads.
+#[cfg(feature = "avian")]
+pub use avian;
+
 /// Everything a typical app needs: `use bevy_flock::prelude::*;`.
 pub mod prelude {
+    #[cfg(feature = "avian")]
+    pub use crate::AvoidColliders;
     #[cfg(flock_3d)]
     pub use crate::Banking;
     #[cfg(all(feature = "render", not(flock_3d)))]

@@ -17,18 +17,6 @@ const VEHICLE: MotionLimits = MotionLimits {
     mass: 1.0,
 };
 
-fn position(app: &App, entity: Entity) -> Vec2 {
-    app.world()
-        .get::<Transform>(entity)
-        .unwrap()
-        .translation
-        .truncate()
-}
-
-fn velocity(app: &App, entity: Entity) -> Vec2 {
-    app.world().get::<Velocity>(entity).unwrap().0
-}
-
 #[test]
 fn arrive_at_an_entity_stops_there_without_overshoot() {
     let mut app = app_with(no_flocking());

@@ -11,6 +11,8 @@
 //! steering and integration, in a fixed order so a run replays bit for bit.
 
 mod avoidance;
+#[cfg(feature = "avian")]
+mod colliders;
 mod collision_avoidance;
 mod combine;
 mod containment;
@@ -34,6 +36,8 @@ mod path;
 mod reported;
 
 pub use avoidance::{AvoidObstacles, AvoidWalls, Obstacle};
+#[cfg(feature = "avian")]
+pub use colliders::AvoidColliders;
 pub use collision_avoidance::AvoidCollisions;
 pub use combine::SteeringForce;
 pub use containment::{Pen, StayInside};
@@ -62,8 +66,8 @@ use bevy::prelude::*;
 /// Registers the behaviour types and adds their systems, in order, to `set` of `schedule`.
 pub(crate) fn add_behaviours(
     app: &mut App,
-    schedule: impl bevy::ecs::schedule::ScheduleLabel,
-    set: impl SystemSet,
+    schedule: impl bevy::ecs::schedule::ScheduleLabel + Clone,
+    set: impl SystemSet + Clone,
 ) {
     app.register_type::<SteeringForce>()
         .register_type::<MotionLimits>()
@@ -95,7 +99,7 @@ pub(crate) fn add_behaviours(
         .register_type::<Formation>()
         .register_type::<FormationMember>()
         .add_systems(
-            schedule,
+            schedule.clone(),
             (
                 seek::seek_targets,
                 seek::arrive_at_targets,
@@ -119,6 +123,15 @@ pub(crate) fn add_behaviours(
                 combine_steering,
             )
                 .chain()
-                .in_set(set),
+                .in_set(set.clone()),
         );
+    // Avian's colliders are dodged with the other obstacles, in the same fixed order.
+    #[cfg(feature = "avian")]
+    app.register_type::<AvoidColliders>().add_systems(
+        schedule,
+        colliders::avoid_colliders
+            .after(avoidance::avoid_obstacles)
+            .before(collision_avoidance::avoid_collisions)
+            .in_set(set),
+    );
 }

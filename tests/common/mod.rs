@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use bevy::app::Plugins;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_flock::flock_core::Vector;
@@ -15,7 +16,28 @@ pub const HZ: f64 = 60.0;
 
 /// A headless app, built from `plugins` (MinimalPlugins, maybe with a chosen task pool), whose
 /// every `update()` runs exactly one fixed step of 1/60 s.
-pub fn create_app_with(plugins: impl PluginGroup, settings: FlockSettings, seed: u64) -> App {
+pub fn create_app_with<M>(plugins: impl Plugins<M>, settings: FlockSettings, seed: u64) -> App {
+    let mut app = app_before_its_first_update(plugins, settings, seed);
+    // The first update only starts the clocks.
+    app.update();
+    app
+}
+
+/// [`create_app_with`] whose plugins finish their setup before the first update, as
+/// `App::run` does: for plugins that need it (avian's). No plugin can be added after.
+pub fn create_finished_app<M>(plugins: impl Plugins<M>, settings: FlockSettings, seed: u64) -> App {
+    let mut app = app_before_its_first_update(plugins, settings, seed);
+    app.finish();
+    app.cleanup();
+    app.update();
+    app
+}
+
+fn app_before_its_first_update<M>(
+    plugins: impl Plugins<M>,
+    settings: FlockSettings,
+    seed: u64,
+) -> App {
     let mut app = App::new();
     app.add_plugins(plugins)
         .insert_resource(settings)
@@ -24,8 +46,6 @@ pub fn create_app_with(plugins: impl PluginGroup, settings: FlockSettings, seed:
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
             1.0 / HZ,
         )));
-    // The first update only starts the clocks.
-    app.update();
     app
 }
 
@@ -55,6 +75,25 @@ pub fn step(app: &mut App, updates: usize) {
 
 pub fn spawn(app: &mut App, count: usize, placement: Placement) -> Vec<Entity> {
     bevy_flock::spawn_boids(app.world_mut(), count, placement)
+}
+
+/// A transform at `point` (z = 0 in 2D).
+pub fn at(point: Vector) -> Transform {
+    let mut translation = [0.0; 3];
+    let coordinates = point.to_array();
+    translation[..coordinates.len()].copy_from_slice(&coordinates);
+    Transform::from_translation(Vec3::from_array(translation))
+}
+
+/// Where `entity` is, in the flock's dimension.
+pub fn position(app: &App, entity: Entity) -> Vector {
+    let translation = app.world().get::<Transform>(entity).unwrap().translation;
+    Vector::from_slice(&translation.to_array())
+}
+
+/// `entity`'s velocity.
+pub fn velocity(app: &App, entity: Entity) -> Vector {
+    app.world().get::<Velocity>(entity).unwrap().0
 }
 
 /// One boid's entity, position and velocity.

@@ -21,27 +21,6 @@ const VEHICLE: MotionLimits = MotionLimits {
     mass: 1.0,
 };
 
-fn at(point: Vector) -> Transform {
-    let mut translation = [0.0; 3];
-    let coordinates = point.to_array();
-    translation[..coordinates.len()].copy_from_slice(&coordinates);
-    Transform::from_translation(Vec3::from_array(translation))
-}
-
-fn position(app: &App, entity: Entity) -> Vector {
-    Vector::from_slice(
-        &app.world()
-            .get::<Transform>(entity)
-            .unwrap()
-            .translation
-            .to_array(),
-    )
-}
-
-fn velocity(app: &App, entity: Entity) -> Vector {
-    app.world().get::<Velocity>(entity).unwrap().0
-}
-
 fn boid(app: &mut App, point: Vector, behaviour: impl Bundle) -> Entity {
     app.world_mut()
         .spawn((Boid, VEHICLE, at(point), Velocity(Vector::ZERO), behaviour))

@@ -41,7 +41,7 @@ pub use formation::{
 };
 pub use frame::{level, local_to_world};
 pub use leader::{Leader, LeaderFollowParams, follow_leader, in_leader_way};
-pub use obstacles::{Rotation, Shape, avoid_obstacles};
+pub use obstacles::{Rotation, Shape, avoid_obstacles, dodge, escape};
 pub use offset_pursuit::{Frame, arrive_moving, offset_pursue};
 pub use path::{PathDirection, PathError, PathFollowParams, PathProjection, Polyline, follow_path};
 #[cfg(not(flock_3d))]

@@ -327,8 +327,8 @@ fn capsule_entry(
 
 /// Reynolds' obstacle avoidance: of the obstacles ahead that the vehicle's path (a corridor
 /// `clearance` wide on each side) meets within `look_ahead`, the nearest pushes the vehicle
-/// sideways, away from its centre and harder the closer it is; an obstacle the vehicle is
-/// already inside pushes it straight out.
+/// sideways, away from its centre and harder the closer it is (see [`dodge`]); an obstacle the
+/// vehicle is already inside pushes it straight out (see [`escape`]).
 pub fn avoid_obstacles(
     vehicle: &Vehicle,
     obstacles: impl IntoIterator<Item = impl Borrow<Shape>>,
@@ -340,8 +340,7 @@ pub fn avoid_obstacles(
     for obstacle in obstacles {
         let obstacle = obstacle.borrow();
         if let Some(out) = obstacle.way_out(vehicle.position) {
-            // Inside: out, as urgent as it gets.
-            return vehicle.steer_to(out * vehicle.max_speed);
+            return escape(vehicle, out);
         }
         if heading == Vector::ZERO {
             continue;
@@ -350,20 +349,39 @@ pub fn avoid_obstacles(
             continue;
         };
         let hit = vehicle.position + heading * entry;
-        let offset = obstacle.dodge_point(vehicle.position, hit) - vehicle.position;
-        if offset.dot(heading) <= 0.0 {
-            continue;
-        }
-        if entry <= look_ahead && nearest.is_none_or(|(distance, _)| entry < distance) {
-            let push = sideways_away(heading, offset);
-            nearest = Some((entry, push * (1.0 - entry / look_ahead)));
+        let away_from = obstacle.dodge_point(vehicle.position, hit);
+        // `dodge` gives no push beyond the look-ahead or for an obstacle not ahead.
+        if nearest.is_none_or(|(distance, _)| entry < distance) {
+            let push = dodge(vehicle, entry, away_from, look_ahead);
+            if push != Vector::ZERO {
+                nearest = Some((entry, push));
+            }
         }
     }
-    match nearest {
-        // Sideways only: dodging does not brake the vehicle.
-        Some((_, push)) => push * vehicle.max_speed / vehicle.response_time,
-        None => Vector::ZERO,
+    nearest.map_or(Vector::ZERO, |(_, push)| push)
+}
+
+/// The push away from an obstacle that the vehicle's path meets `entry` ahead (within
+/// `look_ahead`), dodged away from point `away_from` (its centre, or the point of it that was
+/// hit): sideways only, so dodging does not brake, from nothing at `look_ahead` to
+/// `max_speed` per response time at the obstacle. No push for a vehicle at rest, for a point
+/// not ahead of it, or for an entry beyond `look_ahead` (or not a number).
+pub fn dodge(vehicle: &Vehicle, entry: f32, away_from: Vector, look_ahead: f32) -> Vector {
+    let heading = vehicle.heading();
+    let offset = away_from - vehicle.position;
+    // Written so that a look-ahead or entry that is not a number gives no push.
+    let within_reach = entry <= look_ahead;
+    if heading == Vector::ZERO || offset.dot(heading) <= 0.0 || !within_reach {
+        return Vector::ZERO;
     }
+    let push = sideways_away(heading, offset) * (1.0 - entry / look_ahead);
+    push * vehicle.max_speed / vehicle.response_time
+}
+
+/// The steering force straight out of an obstacle the vehicle is inside, along unit `out`: as
+/// urgent as it gets, the velocity turned to `out` at full speed in one response time.
+pub fn escape(vehicle: &Vehicle, out: Vector) -> Vector {
+    vehicle.steer_to(out * vehicle.max_speed)
 }
 
 #[cfg(test)]
@@ -371,6 +389,40 @@ mod tests {
     use super::*;
     use crate::math::{planar, world_size};
     use crate::steering::test_support::vehicle;
+
+    #[test]
+    fn a_dodge_grows_from_nothing_at_the_look_ahead_to_full_speed_at_the_obstacle() {
+        let v = vehicle(Vector::ZERO, planar(2.0, 0.0));
+        let right_of_the_path = planar(4.0, -1.0);
+        let full = v.max_speed / v.response_time;
+        // Away from the point: to the left (+y), harder the nearer the entry.
+        let at = |entry| dodge(&v, entry, right_of_the_path, 8.0);
+        assert_eq!(at(0.0), planar(0.0, full));
+        assert_eq!(at(4.0), planar(0.0, 0.5 * full));
+        assert_eq!(at(8.0), Vector::ZERO);
+        // Beyond the look-ahead, a point behind, a vehicle at rest, numbers that are not
+        // numbers: no push.
+        assert_eq!(at(8.5), Vector::ZERO);
+        assert_eq!(dodge(&v, 1.0, planar(-4.0, -1.0), 8.0), Vector::ZERO);
+        let at_rest = vehicle(Vector::ZERO, Vector::ZERO);
+        assert_eq!(dodge(&at_rest, 1.0, right_of_the_path, 8.0), Vector::ZERO);
+        assert_eq!(at(f32::NAN), Vector::ZERO);
+        assert_eq!(dodge(&v, 1.0, right_of_the_path, f32::NAN), Vector::ZERO);
+    }
+
+    #[test]
+    fn escaping_turns_the_velocity_straight_out_at_full_speed() {
+        let v = vehicle(Vector::ZERO, planar(2.0, 0.0));
+        let out = planar(0.0, 1.0);
+        let force = escape(&v, out);
+        assert_eq!(v.velocity + force * v.response_time, out * v.max_speed);
+        // Avoidance inside a circle is this escape, outwards from its centre.
+        let around = Round {
+            centre: planar(0.0, -0.5),
+            radius: 1.0,
+        };
+        assert_eq!(avoid_obstacles(&v, [around], 10.0, 0.2), force);
+    }
 
     #[test]
     fn obstacles_push_sideways_only_when_in_the_path() {
