@@ -352,7 +352,7 @@ pub fn avoid_obstacles(
         let away_from = obstacle.dodge_point(vehicle.position, hit);
         // `dodge` gives no push beyond the look-ahead or for an obstacle not ahead.
         if nearest.is_none_or(|(distance, _)| entry < distance) {
-            let push = dodge(vehicle, entry, away_from, look_ahead);
+            let push = dodge_along(vehicle, heading, entry, away_from, look_ahead);
             if push != Vector::ZERO {
                 nearest = Some((entry, push));
             }
@@ -367,7 +367,18 @@ pub fn avoid_obstacles(
 /// `max_speed` per response time at the obstacle. No push for a vehicle at rest, for a point
 /// not ahead of it, or for an entry beyond `look_ahead` (or not a number).
 pub fn dodge(vehicle: &Vehicle, entry: f32, away_from: Vector, look_ahead: f32) -> Vector {
-    let heading = vehicle.heading();
+    dodge_along(vehicle, vehicle.heading(), entry, away_from, look_ahead)
+}
+
+/// [`dodge`] with the vehicle's unit `heading` (or zero at rest) already worked out, so a
+/// vehicle checking many obstacles normalises its velocity once.
+fn dodge_along(
+    vehicle: &Vehicle,
+    heading: Vector,
+    entry: f32,
+    away_from: Vector,
+    look_ahead: f32,
+) -> Vector {
     let offset = away_from - vehicle.position;
     // Written so that a look-ahead or entry that is not a number gives no push.
     let within_reach = entry <= look_ahead;
