@@ -382,7 +382,8 @@ fn dodge_along(
     let offset = away_from - vehicle.position;
     // Written so that a look-ahead or entry that is not a number gives no push.
     let within_reach = entry <= look_ahead;
-    if heading == Vector::ZERO || offset.dot(heading) <= 0.0 || !within_reach {
+    let ahead = offset.is_finite() && offset.dot(heading) > 0.0;
+    if heading == Vector::ZERO || !ahead || !within_reach {
         return Vector::ZERO;
     }
     let push = sideways_away(heading, offset) * (1.0 - entry / look_ahead);
@@ -390,8 +391,12 @@ fn dodge_along(
 }
 
 /// The steering force straight out of an obstacle the vehicle is inside, along unit `out`: as
-/// urgent as it gets, the velocity turned to `out` at full speed in one response time.
+/// urgent as it gets, the velocity turned to `out` at full speed in one response time. No
+/// force for an `out` that is not finite.
 pub fn escape(vehicle: &Vehicle, out: Vector) -> Vector {
+    if !out.is_finite() {
+        return Vector::ZERO;
+    }
     vehicle.steer_to(out * vehicle.max_speed)
 }
 
@@ -419,6 +424,10 @@ mod tests {
         assert_eq!(dodge(&at_rest, 1.0, right_of_the_path, 8.0), Vector::ZERO);
         assert_eq!(at(f32::NAN), Vector::ZERO);
         assert_eq!(dodge(&v, 1.0, right_of_the_path, f32::NAN), Vector::ZERO);
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            assert_eq!(dodge(&v, 1.0, planar(bad, -1.0), 8.0), Vector::ZERO);
+            assert_eq!(dodge(&v, 1.0, planar(4.0, bad), 8.0), Vector::ZERO);
+        }
     }
 
     #[test]
@@ -427,6 +436,9 @@ mod tests {
         let out = planar(0.0, 1.0);
         let force = escape(&v, out);
         assert_eq!(v.velocity + force * v.response_time, out * v.max_speed);
+        for bad in [f32::NAN, f32::INFINITY] {
+            assert_eq!(escape(&v, planar(bad, 0.0)), Vector::ZERO);
+        }
         // Avoidance inside a circle is this escape, outwards from its centre.
         let around = Round {
             centre: planar(0.0, -0.5),
