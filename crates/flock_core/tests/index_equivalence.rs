@@ -233,6 +233,18 @@ fn lane_cases() -> Vec<(&'static str, FlockConfig, State)> {
         base,
         random_state(3_000, base.bounds, base.max_speed, 31),
     )];
+    // Three different radii: alignment and cohesion no longer share one set of lanes.
+    let apart = FlockConfig {
+        separation_radius: 20.0,
+        alignment_radius: 35.0,
+        cohesion_radius: 50.0,
+        ..base
+    };
+    cases.push((
+        "three different radii",
+        apart,
+        random_state(3_000, apart.bounds, apart.max_speed, 35),
+    ));
     // Fewer boids than the widest lanes: every batch is partial, and there are fewer slots in
     // the whole flock than lanes.
     for count in [1, 2, 3, 5, 7, 9, 15] {

@@ -264,6 +264,18 @@ fn every_lane_width_matches_brute_force_on_awkward_states() {
             random_state(count, cube(60.0), base.max_speed, count as u64),
         ));
     }
+    // Three different radii: alignment and cohesion no longer share one set of lanes.
+    let apart = FlockConfig {
+        separation_radius: 20.0,
+        alignment_radius: 35.0,
+        cohesion_radius: 50.0,
+        ..base
+    };
+    cases.push((
+        "three different radii".to_string(),
+        apart,
+        random_state(3_000, apart.bounds, apart.max_speed, 35),
+    ));
     // A periodic box exactly 3 cells along every axis: every row wraps on both sides, and
     // rows wrap along y and z.
     let three = FlockConfig {

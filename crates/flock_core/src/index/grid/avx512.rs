@@ -67,13 +67,17 @@ mod x86 {
             offset: [zero; DIMENSIONS],
             cohesion: zero,
         };
+        // Alignment and cohesion usually share a radius (every preset does): then one
+        // comparison gives both rules' lanes, and one count serves both.
+        let shared_reach = query.alignment_squared == query.cohesion_squared;
         for run in runs {
             let origin = query.position - run.offset;
             let origin: Axes = std::array::from_fn(|axis| _mm512_set1_ps(origin[axis]));
-            if query.cos_half_view.is_some() {
-                add_run::<true>(&mut lanes, sorted, run, &origin);
-            } else {
-                add_run::<false>(&mut lanes, sorted, run, &origin);
+            match (query.cos_half_view.is_some(), shared_reach) {
+                (true, true) => add_run::<true, true>(&mut lanes, sorted, run, &origin),
+                (true, false) => add_run::<true, false>(&mut lanes, sorted, run, &origin),
+                (false, true) => add_run::<false, true>(&mut lanes, sorted, run, &origin),
+                (false, false) => add_run::<false, false>(&mut lanes, sorted, run, &origin),
             }
         }
         let sum_axes = |axes: &Axes| {
@@ -89,14 +93,18 @@ mod x86 {
             velocity_sum: sum_axes(&lanes.velocity),
             alignment_count: sum(lanes.alignment),
             offset_sum: sum_axes(&lanes.offset),
-            cohesion_count: sum(lanes.cohesion),
+            cohesion_count: if shared_reach {
+                sum(lanes.alignment)
+            } else {
+                sum(lanes.cohesion)
+            },
             neighbours: 0.0,
         }
     }
 
     #[target_feature(enable = "avx512f")]
     #[inline]
-    fn add_run<const FIELD_OF_VIEW: bool>(
+    fn add_run<const FIELD_OF_VIEW: bool, const SHARED_REACH: bool>(
         lanes: &mut Lanes,
         sorted: &Sorted,
         run: &Run,
@@ -108,7 +116,7 @@ mod x86 {
                 std::array::from_fn(|axis| load(&columns[axis][start..start + LANES]))
             };
             let (position, velocity) = (load(&sorted.coordinates), load(&sorted.speeds));
-            add::<FIELD_OF_VIEW>(lanes, &position, &velocity, origin, u16::MAX);
+            add::<FIELD_OF_VIEW, SHARED_REACH>(lanes, &position, &velocity, origin, u16::MAX);
             start += LANES;
         }
         if start < run.end {
@@ -119,15 +127,17 @@ mod x86 {
                 std::array::from_fn(|axis| load_masked(&columns[axis][start..run.end], keep))
             };
             let (position, velocity) = (load(&sorted.coordinates), load(&sorted.speeds));
-            add::<FIELD_OF_VIEW>(lanes, &position, &velocity, origin, keep);
+            add::<FIELD_OF_VIEW, SHARED_REACH>(lanes, &position, &velocity, origin, keep);
         }
     }
 
     /// One batch of sixteen candidates, lanes outside `keep` ignored: the same arithmetic as
-    /// the portable lanes' `add`, sixteen lanes wide.
+    /// the portable lanes' `add`, sixteen lanes wide. Each comparison is masked by the lanes
+    /// still in play rather than followed by a mask `and` (one instruction instead of two). With
+    /// `SHARED_REACH`, cohesion's lanes are alignment's and its count is left to alignment's.
     #[target_feature(enable = "avx512f")]
     #[inline]
-    fn add<const FIELD_OF_VIEW: bool>(
+    fn add<const FIELD_OF_VIEW: bool, const SHARED_REACH: bool>(
         lanes: &mut Lanes,
         position: &Axes,
         velocity: &Axes,
@@ -138,18 +148,22 @@ mod x86 {
         let offset: Axes = std::array::from_fn(|axis| _mm512_sub_ps(position[axis], origin[axis]));
         let distance_squared = dot(&offset, &offset);
         let mut counts =
-            keep & _mm512_cmp_ps_mask::<_CMP_GT_OQ>(distance_squared, _mm512_setzero_ps());
+            _mm512_mask_cmp_ps_mask::<_CMP_GT_OQ>(keep, distance_squared, _mm512_setzero_ps());
         if FIELD_OF_VIEW {
             let ahead = dot(&offset, &lanes.heading);
             let cone = _mm512_mul_ps(lanes.cos_half_view, _mm512_sqrt_ps(distance_squared));
-            counts &= _mm512_cmp_ps_mask::<_CMP_GE_OQ>(ahead, cone);
+            counts = _mm512_mask_cmp_ps_mask::<_CMP_GE_OQ>(counts, ahead, cone);
         }
         let inside = |radius_squared| {
-            counts & _mm512_cmp_ps_mask::<_CMP_LT_OQ>(distance_squared, radius_squared)
+            _mm512_mask_cmp_ps_mask::<_CMP_LT_OQ>(counts, distance_squared, radius_squared)
         };
         let separation = inside(lanes.separation_squared);
         let alignment = inside(lanes.alignment_squared);
-        let cohesion = inside(lanes.cohesion_squared);
+        let cohesion = if SHARED_REACH {
+            alignment
+        } else {
+            inside(lanes.cohesion_squared)
+        };
         // The subtraction is masked, not the factor: `inf * 0` is NaN for a slot whose
         // position is not finite.
         let inverse = _mm512_maskz_div_ps(separation, one, distance_squared);
@@ -163,7 +177,9 @@ mod x86 {
         }
         lanes.separation = _mm512_mask_add_ps(lanes.separation, separation, lanes.separation, one);
         lanes.alignment = _mm512_mask_add_ps(lanes.alignment, alignment, lanes.alignment, one);
-        lanes.cohesion = _mm512_mask_add_ps(lanes.cohesion, cohesion, lanes.cohesion, one);
+        if !SHARED_REACH {
+            lanes.cohesion = _mm512_mask_add_ps(lanes.cohesion, cohesion, lanes.cohesion, one);
+        }
     }
 
     /// The dot product of two vectors, lane by lane, summed in axis order.
