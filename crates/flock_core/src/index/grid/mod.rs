@@ -43,10 +43,10 @@ pub struct Grid {
     /// The sorted slot of each boid (the inverse of `order`).
     slot_of: Vec<u32>,
     /// Scratch of the build: each boid's record, in boid order and then in slot order, and
-    /// each cell's next free slot.
+    /// the counting sort's parts.
     placed: Vec<Placed>,
     sorted: Vec<Placed>,
-    cursor: Vec<u32>,
+    parts: Vec<Part>,
     /// The sorted positions, one array per axis, then [`steer::PADDING`] NaN slots.
     coordinates: [Vec<f32>; DIMENSIONS],
     // Scratch of the steering pass, kept so a step allocates nothing once the flock is sized:
@@ -62,6 +62,50 @@ struct Placed {
     position: Vector,
     boid: u32,
     cell: u32,
+}
+
+/// One thread's share of the build's counting sort: how many of its boids each cell holds,
+/// then the slot in each cell where its next boid goes.
+#[derive(Clone, Debug, Default)]
+struct Part {
+    cursor: Vec<u32>,
+}
+
+/// The most parts the counting sort splits the boids into (each has a counter per cell).
+const MAX_PARTS: usize = 16;
+
+/// A slice written from several threads at once, at indexes no two threads share.
+struct Disjoint<T> {
+    first: *mut T,
+    len: usize,
+}
+
+// SAFETY: `Disjoint` only hands out writes to indexes that one thread alone writes (see
+// `Disjoint::write`), so sharing it is sharing disjoint parts of one `&mut [T]`.
+unsafe impl<T: Send> Sync for Disjoint<T> {}
+
+impl<T> Disjoint<T> {
+    fn new(values: &mut [T]) -> Self {
+        Self {
+            first: values.as_mut_ptr(),
+            len: values.len(),
+        }
+    }
+
+    /// Stores `value` at `index`.
+    ///
+    /// # Safety
+    /// No other thread reads or writes `index` while this `Disjoint` lives.
+    unsafe fn write(&self, index: usize, value: T) {
+        assert!(
+            index < self.len,
+            "index {index} outside {} values",
+            self.len
+        );
+        // SAFETY: `index` is in bounds (checked above) and, by the caller's promise, written
+        // by this thread alone; the slice it points into outlives `self` (borrowed in `new`).
+        unsafe { self.first.add(index).write(value) };
+    }
 }
 
 /// The sorted slots `start..end` of the cells `first..=last` of the row whose first cell is
@@ -302,28 +346,67 @@ impl NeighbourIndex for Grid {
             }
         });
 
-        // Count boids per cell, then prefix sums: cell_start[c] is where cell c begins.
+        // A counting sort in parts, one per thread: each part counts its own boids per cell;
+        // the counts give each part its own slots in every cell (earlier parts first), and all
+        // parts then place their boids at once. Every boid lands where one pass over all boids
+        // in order would put it, so the sort is stable and the same for any number of threads.
+        let parts = executor.threads().clamp(1, MAX_PARTS);
+        let part_len = count.div_ceil(parts).max(1);
+        self.parts.resize_with(parts, Part::default);
+        let placed = &self.placed;
+        let boids_of = |part: usize| {
+            placed
+                .iter()
+                .enumerate()
+                .skip(part * part_len)
+                .take(part_len)
+        };
+        executor.for_each_chunk(&mut self.parts, 1, |part, chunk| {
+            let counts = &mut chunk[0].cursor;
+            counts.clear();
+            counts.resize(cells, 0);
+            for (_, placed) in boids_of(part) {
+                counts[placed.cell as usize] += 1;
+            }
+        });
+
+        // Prefix sums over cells, and over parts within a cell: cell_start[c] is where cell c
+        // begins, and each part's cursor where its first boid of the cell goes.
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
-        for placed in &self.placed {
-            self.cell_start[placed.cell as usize + 1] += 1;
-        }
+        let mut next = 0;
         for cell in 0..cells {
-            self.cell_start[cell + 1] += self.cell_start[cell];
+            self.cell_start[cell] = next;
+            for part in &mut self.parts {
+                let counted = part.cursor[cell];
+                part.cursor[cell] = next;
+                next += counted;
+            }
         }
+        self.cell_start[cells] = next;
 
-        // Place every boid at its cell's next free slot; walking boids in order makes the sort
-        // stable. One packed record per slot keeps this scattered write to one cache line.
-        self.cursor.clear();
-        self.cursor.extend_from_slice(&self.cell_start[..cells]);
+        // Place every boid at its part's next free slot of its cell. One packed record per slot
+        // keeps this scattered write to one cache line.
         self.sorted.resize(count, Placed::default());
         self.slot_of.resize(count, 0);
-        for (placed, slot_of) in self.placed.iter().zip(&mut self.slot_of) {
-            let cursor = &mut self.cursor[placed.cell as usize];
-            self.sorted[*cursor as usize] = *placed;
-            *slot_of = *cursor;
-            *cursor += 1;
-        }
+        let (sorted, slot_of) = (
+            Disjoint::new(&mut self.sorted),
+            Disjoint::new(&mut self.slot_of),
+        );
+        executor.for_each_chunk(&mut self.parts, 1, |part, chunk| {
+            let cursor = &mut chunk[0].cursor;
+            for (boid, placed) in boids_of(part) {
+                let slot = &mut cursor[placed.cell as usize];
+                // SAFETY: the parts' cursors of a cell cover disjoint slots (the prefix sums
+                // above), and a boid belongs to one part, so no two threads write one slot or
+                // one boid's entry.
+                unsafe {
+                    sorted.write(*slot as usize, *placed);
+                    slot_of.write(boid, *slot);
+                }
+                *slot += 1;
+            }
+        });
 
         // Unpack the sorted records into the arrays the steering pass reads.
         let sorted = &self.sorted;
@@ -401,5 +484,59 @@ impl NeighbourIndex for Grid {
             }
         }
         out.sort_unstable();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Bounds;
+    use crate::parallel::{ScopedThreads, Serial};
+
+    /// Positions crowded into a few cells of a small world, from a fixed seed.
+    fn crowded(count: usize) -> Vec<Vector> {
+        let mut state = 0x9e37_79b9_u32;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            (state % 1000) as f32 / 1000.0
+        };
+        (0..count)
+            .map(|_| Vector::from_array(std::array::from_fn(|_| 40.0 * next() * next())))
+            .collect()
+    }
+
+    #[test]
+    fn the_build_sorts_stably_and_the_same_on_any_number_of_threads() {
+        // Counts that no number of parts divides, fewer boids than parts, and none at all.
+        for count in [0, 1, 5, 1001, 4099] {
+            let positions = crowded(count);
+            for periodic in [false, true] {
+                let space = Space {
+                    bounds: Bounds {
+                        min: Vector::ZERO,
+                        max: Vector::splat(40.0),
+                    },
+                    periodic,
+                };
+                let mut serial = Grid::default();
+                serial.rebuild(&positions, &space, 5.0, &Serial);
+                // Stable: within a cell, boids keep their order.
+                for cell in serial.cell_start.windows(2) {
+                    let boids = &serial.order[cell[0] as usize..cell[1] as usize];
+                    assert!(boids.is_sorted(), "{count} boids: {boids:?}");
+                }
+                for threads in [2, 3, 16, 40] {
+                    let mut parallel = Grid::default();
+                    parallel.rebuild(&positions, &space, 5.0, &ScopedThreads(threads));
+                    let case = format!("{count} boids, periodic {periodic}, {threads} threads");
+                    assert_eq!(parallel.cell_start, serial.cell_start, "{case}");
+                    assert_eq!(parallel.order, serial.order, "{case}");
+                    assert_eq!(parallel.slot_of, serial.slot_of, "{case}");
+                    assert_eq!(parallel.slot_cell, serial.slot_cell, "{case}");
+                }
+            }
+        }
     }
 }
