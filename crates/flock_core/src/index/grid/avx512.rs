@@ -12,7 +12,6 @@ pub(super) use x86::{accumulate_runs, available};
 mod x86 {
     use std::arch::x86_64::*;
 
-    use super::super::steer::sum_four;
     use super::{BoidQuery, RuleSums, Run, Sorted};
     use crate::math::{DIMENSIONS, Vector};
 
@@ -80,23 +79,41 @@ mod x86 {
                 (false, false) => add_run::<false, false>(&mut lanes, sorted, run, &origin),
             }
         }
-        let sum_axes = |axes: &Axes| {
+        // Every sum's registers in one list (three rules of an axis each and a count), summed
+        // four registers at a time.
+        let zero = _mm512_setzero_ps();
+        let mut registers = [zero; SUMS];
+        let rules = [
+            (&lanes.away, lanes.separation),
+            (&lanes.velocity, lanes.alignment),
+            (&lanes.offset, lanes.cohesion),
+        ];
+        for (rule, (axes, count)) in rules.into_iter().enumerate() {
+            let first = rule * (DIMENSIONS + 1);
+            registers[first..first + DIMENSIONS].copy_from_slice(axes);
+            registers[first + DIMENSIONS] = count;
+        }
+        let sums = sum_each(registers);
+        let rule = |rule: usize| {
+            let first = rule * (DIMENSIONS + 1);
             let mut total = Vector::ZERO;
             for axis in 0..DIMENSIONS {
-                total[axis] = sum(axes[axis]);
+                total[axis] = sums[first + axis];
             }
-            total
+            (total, sums[first + DIMENSIONS])
         };
+        let ((away, separation_count), (velocity_sum, alignment_count), (offset_sum, cohesion)) =
+            (rule(0), rule(1), rule(2));
         RuleSums {
-            away: sum_axes(&lanes.away),
-            separation_count: sum(lanes.separation),
-            velocity_sum: sum_axes(&lanes.velocity),
-            alignment_count: sum(lanes.alignment),
-            offset_sum: sum_axes(&lanes.offset),
+            away,
+            separation_count,
+            velocity_sum,
+            alignment_count,
+            offset_sum,
             cohesion_count: if shared_reach {
-                sum(lanes.alignment)
+                alignment_count
             } else {
-                sum(lanes.cohesion)
+                cohesion
             },
             neighbours: 0.0,
         }
@@ -212,21 +229,43 @@ mod x86 {
         unsafe { _mm512_maskz_loadu_ps(mask, values.as_ptr()) }
     }
 
-    /// The sum of the sixteen lanes by the shared tree: lane i plus lane i + 8, then i plus
-    /// i + 4, then the last four. (`_mm512_reduce_add_ps` leaves its order to the compiler.)
+    /// The registers [`sum_each`] sums: a vector and a count for each of the three rules,
+    /// padded to a whole number of fours.
+    const SUMS: usize = (3 * (DIMENSIONS + 1)).div_ceil(4) * 4;
+
+    /// The sum of each register's sixteen lanes by the shared tree: lane i plus lane i + 8,
+    /// then i plus i + 4, then the last four `[a, b, c, d]` as `(a + c) + (b + d)`
+    /// ([`sum_four`](super::super::steer::sum_four)'s order). Each level works on four registers at once, their halves or
+    /// quarters shuffled side by side, rather than on one register's at a time.
     #[target_feature(enable = "avx512f")]
     #[inline]
-    fn sum(lanes: __m512) -> f32 {
-        let low = _mm512_castps512_ps256(lanes);
-        let high = _mm256_castpd_ps(_mm512_extractf64x4_pd::<1>(_mm512_castps_pd(lanes)));
-        let eight = _mm256_add_ps(low, high);
-        let four = _mm_add_ps(
-            _mm256_castps256_ps128(eight),
-            _mm256_extractf128_ps::<1>(eight),
-        );
-        let mut values = [0.0f32; 4];
-        // SAFETY: `values` has room for four f32, and the store needs no alignment.
-        unsafe { _mm_storeu_ps(values.as_mut_ptr(), four) };
-        sum_four(values)
+    fn sum_each(registers: [__m512; SUMS]) -> [f32; SUMS] {
+        // Two registers A and B -> [A(0..8) + A(8..16), B(0..8) + B(8..16)].
+        let eights: [__m512; SUMS / 2] = std::array::from_fn(|pair| {
+            let (a, b) = (registers[2 * pair], registers[2 * pair + 1]);
+            let low = _mm512_shuffle_f32x4::<0b01_00_01_00>(a, b);
+            let high = _mm512_shuffle_f32x4::<0b11_10_11_10>(a, b);
+            _mm512_add_ps(low, high)
+        });
+        // Two of those -> four registers' (i) + (i + 4), a quarter each.
+        let fours: [__m512; SUMS / 4] = std::array::from_fn(|quad| {
+            let (ab, cd) = (eights[2 * quad], eights[2 * quad + 1]);
+            let low = _mm512_shuffle_f32x4::<0b10_00_10_00>(ab, cd);
+            let high = _mm512_shuffle_f32x4::<0b11_01_11_01>(ab, cd);
+            _mm512_add_ps(low, high)
+        });
+        let mut sums = [0.0; SUMS];
+        for (quad, four) in fours.into_iter().enumerate() {
+            // Each quarter [a, b, c, d] -> [a + c, b + d, ..] -> (a + c) + (b + d) first.
+            let pairs = _mm512_add_ps(four, _mm512_permute_ps::<0b01_00_11_10>(four));
+            let total = _mm512_add_ps(pairs, _mm512_permute_ps::<0b10_11_00_01>(pairs));
+            let mut lanes = [0.0f32; LANES];
+            // SAFETY: `lanes` has room for sixteen f32, and the store needs no alignment.
+            unsafe { _mm512_storeu_ps(lanes.as_mut_ptr(), total) };
+            for quarter in 0..4 {
+                sums[4 * quad + quarter] = lanes[4 * quarter];
+            }
+        }
+        sums
     }
 }
