@@ -79,13 +79,16 @@ mod x86 {
             alignment: zero,
             cohesion: zero,
         };
+        // Alignment and cohesion usually share a radius: then one comparison serves both.
+        let shared_reach = query.alignment_squared == query.cohesion_squared;
         for run in runs {
             let origin = query.position - run.offset;
             let origin: Axes = std::array::from_fn(|axis| _mm256_set1_ps(origin[axis]));
-            if query.cos_half_view.is_some() {
-                add_run::<true>(&mut lanes, sorted, run, &origin);
-            } else {
-                add_run::<false>(&mut lanes, sorted, run, &origin);
+            match (query.cos_half_view.is_some(), shared_reach) {
+                (true, true) => add_run::<true, true>(&mut lanes, sorted, run, &origin),
+                (true, false) => add_run::<true, false>(&mut lanes, sorted, run, &origin),
+                (false, true) => add_run::<false, true>(&mut lanes, sorted, run, &origin),
+                (false, false) => add_run::<false, false>(&mut lanes, sorted, run, &origin),
             }
         }
         let [low, high] = &lanes.halves;
@@ -95,14 +98,18 @@ mod x86 {
             velocity_sum: sum_axes(&low.velocity, &high.velocity),
             alignment_count: sum(lanes.alignment),
             offset_sum: sum_axes(&low.offset, &high.offset),
-            cohesion_count: sum(lanes.cohesion),
+            cohesion_count: if shared_reach {
+                sum(lanes.alignment)
+            } else {
+                sum(lanes.cohesion)
+            },
             neighbours: 0.0,
         }
     }
 
     #[target_feature(enable = "avx")]
     #[inline]
-    fn add_run<const FIELD_OF_VIEW: bool>(
+    fn add_run<const FIELD_OF_VIEW: bool, const SHARED_REACH: bool>(
         lanes: &mut Lanes,
         sorted: &Sorted,
         run: &Run,
@@ -113,7 +120,7 @@ mod x86 {
             for half in 0..HALVES {
                 let position = load(&sorted.coordinates, start + half * LANES);
                 let velocity = load(&sorted.speeds, start + half * LANES);
-                add::<FIELD_OF_VIEW>(lanes, half, &position, &velocity, origin);
+                add::<FIELD_OF_VIEW, SHARED_REACH>(lanes, half, &position, &velocity, origin);
             }
             start += LOGICAL_LANES;
         }
@@ -133,15 +140,16 @@ mod x86 {
             let position =
                 load(&sorted.coordinates, first).map(|axis| _mm256_blendv_ps(empty, axis, keep));
             let velocity = load(&sorted.speeds, first);
-            add::<FIELD_OF_VIEW>(lanes, half, &position, &velocity, origin);
+            add::<FIELD_OF_VIEW, SHARED_REACH>(lanes, half, &position, &velocity, origin);
         }
     }
 
     /// One batch of eight candidates into logical lanes `8 * half ..`: the same arithmetic as
-    /// the portable lanes' `add`, eight lanes wide.
+    /// the portable lanes' `add`, eight lanes wide. With `SHARED_REACH`, cohesion's lanes are
+    /// alignment's and its count is left to alignment's.
     #[target_feature(enable = "avx")]
     #[inline]
-    fn add<const FIELD_OF_VIEW: bool>(
+    fn add<const FIELD_OF_VIEW: bool, const SHARED_REACH: bool>(
         lanes: &mut Lanes,
         half: usize,
         position: &Axes,
@@ -166,7 +174,11 @@ mod x86 {
         };
         let separation = inside(lanes.separation_squared);
         let alignment = inside(lanes.alignment_squared);
-        let cohesion = inside(lanes.cohesion_squared);
+        let cohesion = if SHARED_REACH {
+            alignment
+        } else {
+            inside(lanes.cohesion_squared)
+        };
         // A mask is all ones or all zeros per lane: `and` keeps a value or zeroes it. It masks
         // the product, not the factor: `inf * 0` is NaN for a slot whose position is not finite.
         let inverse = _mm256_div_ps(one, distance_squared);
@@ -181,7 +193,9 @@ mod x86 {
         }
         lanes.separation = _mm256_add_ps(lanes.separation, _mm256_and_ps(separation, one));
         lanes.alignment = _mm256_add_ps(lanes.alignment, _mm256_and_ps(alignment, one));
-        lanes.cohesion = _mm256_add_ps(lanes.cohesion, _mm256_and_ps(cohesion, one));
+        if !SHARED_REACH {
+            lanes.cohesion = _mm256_add_ps(lanes.cohesion, _mm256_and_ps(cohesion, one));
+        }
     }
 
     /// The dot product of two vectors, lane by lane, summed in axis order.

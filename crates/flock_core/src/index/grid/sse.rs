@@ -29,16 +29,23 @@ type Axes = [Vec4; DIMENSIONS];
 pub(super) fn accumulate_runs(sorted: &Sorted, runs: &[Run], query: &BoidQuery) -> RuleSums {
     let mut lanes = Lanes::default();
     let constants = Constants::new(query);
+    // Alignment and cohesion usually share a radius: then one comparison serves both.
+    let shared_reach = query.alignment_squared == query.cohesion_squared;
     for run in runs {
         let origin = query.position - run.offset;
         let origin: Axes = std::array::from_fn(|axis| Vec4::splat(origin[axis]));
-        if query.cos_half_view.is_some() {
-            lanes.add_run::<true>(sorted, run, &origin, &constants);
-        } else {
-            lanes.add_run::<false>(sorted, run, &origin, &constants);
+        match (query.cos_half_view.is_some(), shared_reach) {
+            (true, true) => lanes.add_run::<true, true>(sorted, run, &origin, &constants),
+            (true, false) => lanes.add_run::<true, false>(sorted, run, &origin, &constants),
+            (false, true) => lanes.add_run::<false, true>(sorted, run, &origin, &constants),
+            (false, false) => lanes.add_run::<false, false>(sorted, run, &origin, &constants),
         }
     }
-    lanes.total()
+    let mut sums = lanes.total();
+    if shared_reach {
+        sums.cohesion_count = sums.alignment_count;
+    }
+    sums
 }
 
 /// The query's values, in every lane.
@@ -88,7 +95,7 @@ struct Batch {
 
 impl Lanes {
     #[inline(always)]
-    fn add_run<const FIELD_OF_VIEW: bool>(
+    fn add_run<const FIELD_OF_VIEW: bool, const SHARED_REACH: bool>(
         &mut self,
         sorted: &Sorted,
         run: &Run,
@@ -102,7 +109,7 @@ impl Lanes {
                     position: load(&sorted.coordinates, start + quarter * LANES),
                     velocity: load(&sorted.speeds, start + quarter * LANES),
                 };
-                self.add::<FIELD_OF_VIEW>(quarter, &batch, origin, constants);
+                self.add::<FIELD_OF_VIEW, SHARED_REACH>(quarter, &batch, origin, constants);
             }
             start += LOGICAL_LANES;
         }
@@ -121,14 +128,16 @@ impl Lanes {
                     .map(|axis| Vec4::select(keep, axis, empty)),
                 velocity: load(&sorted.speeds, first),
             };
-            self.add::<FIELD_OF_VIEW>(quarter, &batch, origin, constants);
+            self.add::<FIELD_OF_VIEW, SHARED_REACH>(quarter, &batch, origin, constants);
         }
     }
 
     /// One batch of candidates into logical lanes `4 * quarter ..`: distance, field of view
     /// and each rule's share, in all lanes at once; each rule's mask selects its contribution.
+    /// With `SHARED_REACH`, cohesion's lanes are alignment's and its count is left to
+    /// alignment's.
     #[inline(always)]
-    fn add<const FIELD_OF_VIEW: bool>(
+    fn add<const FIELD_OF_VIEW: bool, const SHARED_REACH: bool>(
         &mut self,
         quarter: usize,
         batch: &Batch,
@@ -147,7 +156,11 @@ impl Lanes {
         }
         let separation = counts & distance_squared.cmplt(constants.separation_squared);
         let alignment = counts & distance_squared.cmplt(constants.alignment_squared);
-        let cohesion = counts & distance_squared.cmplt(constants.cohesion_squared);
+        let cohesion = if SHARED_REACH {
+            alignment
+        } else {
+            counts & distance_squared.cmplt(constants.cohesion_squared)
+        };
         // Mask the product, not the factor: a slot whose position is not finite has an
         // infinite or NaN offset, and `inf * 0` is NaN, which would poison every sum it meets.
         let inverse = Vec4::ONE / distance_squared;
@@ -163,7 +176,9 @@ impl Lanes {
         for (sum, offset) in sums.offset.iter_mut().zip(&offset) {
             *sum += Vec4::select(cohesion, *offset, Vec4::ZERO);
         }
-        self.cohesion += ones(cohesion);
+        if !SHARED_REACH {
+            self.cohesion += ones(cohesion);
+        }
     }
 
     fn total(&self) -> RuleSums {
