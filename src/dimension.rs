@@ -250,9 +250,35 @@ fn level_within_reach(previous_up: Vec3, forward: Vec3, dt: f32) -> Option<Quat>
     if !within {
         return None;
     }
-    let right = forward.cross(level);
-    let rotation = Quat::from_mat3(&Mat3::from_cols(right, level, -forward)).normalize();
+    let rotation = level_rotation(forward, horizontal);
     rotation.is_finite().then_some(rotation)
+}
+
+/// The level rotation facing unit `forward`, whose horizontal part is `horizontal` long (more
+/// than zero): a yaw about +y after a pitch about +x, each straight from its cosine and sine by
+/// the half-angle identity `(cos a/2, sin a/2) ~ (1 + cos a, sin a)`, normalised once; no
+/// trigonometry and no matrix.
+#[cfg(flock_3d)]
+fn level_rotation(forward: Vec3, horizontal: f32) -> Quat {
+    // The yaw turns -z to the heading's horizontal direction (x, z) / horizontal.
+    let (yaw_cos, yaw_sin) = (-forward.z / horizontal, -forward.x / horizontal);
+    // Near half a turn (heading +z) `1 + cos` vanishes: the same half angle is (sin, 1 - cos).
+    let (yaw_w, yaw_y) = if yaw_cos >= 0.0 {
+        (1.0 + yaw_cos, yaw_sin)
+    } else {
+        (yaw_sin, 1.0 - yaw_cos)
+    };
+    // The pitch raises -z by the heading's climb: cos = horizontal > 0, sin = forward.y.
+    let (pitch_w, pitch_x) = (1.0 + horizontal, forward.y);
+    // (0, yaw_y, 0, yaw_w) * (pitch_x, 0, 0, pitch_w), each unnormalised.
+    let rotation = Quat::from_xyzw(
+        yaw_w * pitch_x,
+        yaw_y * pitch_w,
+        -yaw_y * pitch_x,
+        yaw_w * pitch_w,
+    );
+    let length_squared = (yaw_w * yaw_w + yaw_y * yaw_y) * (pitch_w * pitch_w + pitch_x * pitch_x);
+    rotation * length_squared.sqrt().recip()
 }
 
 /// The largest sine of a roll of less than a quarter turn that is surely at most `max_roll`
@@ -376,6 +402,39 @@ mod tests {
         assert_eq!(level_within_reach(Vec3::Y, Vec3::Y, dt), None);
         assert_eq!(level_within_reach(Vec3::Y, Vec3::X, 0.0), None);
         assert_eq!(level_within_reach(Vec3::Y, Vec3::X, f32::NAN), None);
+    }
+
+    #[test]
+    fn the_level_rotation_faces_its_heading_with_a_level_up_all_round() {
+        // Every 5 degrees of yaw (heading +z, where the half-angle form switches, among them)
+        // and of pitch up to 85 degrees, and a heading a hair off +z on either side.
+        let mut headings: Vec<Vec3> = (0..72)
+            .flat_map(|yaw| {
+                (-17..=17).map(move |pitch| {
+                    let (yaw, pitch) = ((yaw * 5) as f32, (pitch * 5) as f32);
+                    Quat::from_rotation_y(yaw.to_radians())
+                        * Quat::from_rotation_x(pitch.to_radians())
+                        * Vec3::NEG_Z
+                })
+            })
+            .collect();
+        headings.extend([
+            Vec3::Z,
+            Vec3::new(1e-6, 0.0, 1.0),
+            Vec3::new(-1e-6, 0.3, 1.0),
+        ]);
+        for forward in headings {
+            let forward = forward.normalize();
+            let horizontal = forward.with_y(0.0).length();
+            let rotation = level_rotation(forward, horizontal);
+            assert!((rotation.length() - 1.0).abs() < 1e-5, "{forward}");
+            assert!(
+                (rotation * Vec3::NEG_Z).distance(forward) < 1e-5,
+                "{forward}"
+            );
+            assert!((rotation * Vec3::X).y.abs() < 1e-5, "{forward}: not level");
+            assert!(up_of(rotation).y > 0.0, "{forward}: upside down");
+        }
     }
 
     #[test]
