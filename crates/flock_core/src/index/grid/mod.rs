@@ -353,6 +353,10 @@ impl NeighbourIndex for Grid {
         let parts = executor.threads().clamp(1, MAX_PARTS);
         let part_len = count.div_ceil(parts).max(1);
         self.parts.resize_with(parts, Part::default);
+        for part in &mut self.parts {
+            // Sized here rather than in the tasks, so no worker thread allocates.
+            part.cursor.resize(cells, 0);
+        }
         let placed = &self.placed;
         let boids_of = |part: usize| {
             placed
@@ -363,8 +367,7 @@ impl NeighbourIndex for Grid {
         };
         executor.for_each_chunk(&mut self.parts, 1, |part, chunk| {
             let counts = &mut chunk[0].cursor;
-            counts.clear();
-            counts.resize(cells, 0);
+            counts.fill(0);
             for (_, placed) in boids_of(part) {
                 counts[placed.cell as usize] += 1;
             }
