@@ -12,6 +12,8 @@ mod steer;
 #[doc(hidden)]
 pub use steer::Lanes;
 
+use std::marker::PhantomData;
+
 use super::NeighbourIndex;
 use crate::edges::wrap_point;
 use crate::math::{DIMENSIONS, Vector, widen};
@@ -74,21 +76,24 @@ struct Part {
 /// The most parts the counting sort splits the boids into (each has a counter per cell).
 const MAX_PARTS: usize = 16;
 
-/// A slice written from several threads at once, at indexes no two threads share.
-struct Disjoint<T> {
+/// A slice written from several threads at once, at indexes no two threads share. It holds
+/// the slice's mutable borrow, so nothing else touches the slice while it lives.
+struct Disjoint<'a, T> {
     first: *mut T,
     len: usize,
+    borrow: PhantomData<&'a mut [T]>,
 }
 
 // SAFETY: `Disjoint` only hands out writes to indexes that one thread alone writes (see
 // `Disjoint::write`), so sharing it is sharing disjoint parts of one `&mut [T]`.
-unsafe impl<T: Send> Sync for Disjoint<T> {}
+unsafe impl<T: Send> Sync for Disjoint<'_, T> {}
 
-impl<T> Disjoint<T> {
-    fn new(values: &mut [T]) -> Self {
+impl<'a, T> Disjoint<'a, T> {
+    fn new(values: &'a mut [T]) -> Self {
         Self {
             first: values.as_mut_ptr(),
             len: values.len(),
+            borrow: PhantomData,
         }
     }
 
@@ -103,7 +108,7 @@ impl<T> Disjoint<T> {
             self.len
         );
         // SAFETY: `index` is in bounds (checked above) and, by the caller's promise, written
-        // by this thread alone; the slice it points into outlives `self` (borrowed in `new`).
+        // by this thread alone; the slice is borrowed for as long as `self` lives.
         unsafe { self.first.add(index).write(value) };
     }
 }
