@@ -79,12 +79,10 @@ mod x86 {
             alignment: zero,
             cohesion: zero,
         };
-        // Alignment and cohesion usually share a radius: then one comparison serves both.
-        let shared_reach = query.alignment_squared == query.cohesion_squared;
         for run in runs {
             let origin = query.position - run.offset;
             let origin: Axes = std::array::from_fn(|axis| _mm256_set1_ps(origin[axis]));
-            match (query.cos_half_view.is_some(), shared_reach) {
+            match (query.cos_half_view.is_some(), query.shared_reach) {
                 (true, true) => add_run::<true, true>(&mut lanes, sorted, run, &origin),
                 (true, false) => add_run::<true, false>(&mut lanes, sorted, run, &origin),
                 (false, true) => add_run::<false, true>(&mut lanes, sorted, run, &origin),
@@ -98,11 +96,7 @@ mod x86 {
             velocity_sum: sum_axes(&low.velocity, &high.velocity),
             alignment_count: sum(lanes.alignment),
             offset_sum: sum_axes(&low.offset, &high.offset),
-            cohesion_count: if shared_reach {
-                sum(lanes.alignment)
-            } else {
-                sum(lanes.cohesion)
-            },
+            cohesion_count: sum(lanes.cohesion),
             neighbours: 0.0,
         }
     }
@@ -146,7 +140,7 @@ mod x86 {
 
     /// One batch of eight candidates into logical lanes `8 * half ..`: the same arithmetic as
     /// the portable lanes' `add`, eight lanes wide. With `SHARED_REACH`, cohesion's lanes are
-    /// alignment's and its count is left to alignment's.
+    /// alignment's and its count is not kept (see [`BoidQuery::shared_reach`]).
     #[target_feature(enable = "avx")]
     #[inline]
     fn add<const FIELD_OF_VIEW: bool, const SHARED_REACH: bool>(

@@ -66,13 +66,10 @@ mod x86 {
             offset: [zero; DIMENSIONS],
             cohesion: zero,
         };
-        // Alignment and cohesion usually share a radius (every preset does): then one
-        // comparison gives both rules' lanes, and one count serves both.
-        let shared_reach = query.alignment_squared == query.cohesion_squared;
         for run in runs {
             let origin = query.position - run.offset;
             let origin: Axes = std::array::from_fn(|axis| _mm512_set1_ps(origin[axis]));
-            match (query.cos_half_view.is_some(), shared_reach) {
+            match (query.cos_half_view.is_some(), query.shared_reach) {
                 (true, true) => add_run::<true, true>(&mut lanes, sorted, run, &origin),
                 (true, false) => add_run::<true, false>(&mut lanes, sorted, run, &origin),
                 (false, true) => add_run::<false, true>(&mut lanes, sorted, run, &origin),
@@ -102,19 +99,18 @@ mod x86 {
             }
             (total, sums[first + DIMENSIONS])
         };
-        let ((away, separation_count), (velocity_sum, alignment_count), (offset_sum, cohesion)) =
-            (rule(0), rule(1), rule(2));
+        let (
+            (away, separation_count),
+            (velocity_sum, alignment_count),
+            (offset_sum, cohesion_count),
+        ) = (rule(0), rule(1), rule(2));
         RuleSums {
             away,
             separation_count,
             velocity_sum,
             alignment_count,
             offset_sum,
-            cohesion_count: if shared_reach {
-                alignment_count
-            } else {
-                cohesion
-            },
+            cohesion_count,
             neighbours: 0.0,
         }
     }
@@ -151,7 +147,8 @@ mod x86 {
     /// One batch of sixteen candidates, lanes outside `keep` ignored: the same arithmetic as
     /// the portable lanes' `add`, sixteen lanes wide. Each comparison is masked by the lanes
     /// still in play rather than followed by a mask `and` (one instruction instead of two). With
-    /// `SHARED_REACH`, cohesion's lanes are alignment's and its count is left to alignment's.
+    /// `SHARED_REACH`, cohesion's lanes are alignment's and its count is not kept (see
+    /// [`BoidQuery::shared_reach`]).
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn add<const FIELD_OF_VIEW: bool, const SHARED_REACH: bool>(
@@ -235,8 +232,9 @@ mod x86 {
 
     /// The sum of each register's sixteen lanes by the shared tree: lane i plus lane i + 8,
     /// then i plus i + 4, then the last four `[a, b, c, d]` as `(a + c) + (b + d)`
-    /// ([`sum_four`](super::super::steer::sum_four)'s order). Each level works on four registers at once, their halves or
-    /// quarters shuffled side by side, rather than on one register's at a time.
+    /// ([`sum_four`](super::super::steer::sum_four)'s order). Each level works on four
+    /// registers at once, their halves or quarters shuffled side by side, rather than on one
+    /// register's at a time.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn sum_each(registers: [__m512; SUMS]) -> [f32; SUMS] {

@@ -29,23 +29,17 @@ type Axes = [Vec4; DIMENSIONS];
 pub(super) fn accumulate_runs(sorted: &Sorted, runs: &[Run], query: &BoidQuery) -> RuleSums {
     let mut lanes = Lanes::default();
     let constants = Constants::new(query);
-    // Alignment and cohesion usually share a radius: then one comparison serves both.
-    let shared_reach = query.alignment_squared == query.cohesion_squared;
     for run in runs {
         let origin = query.position - run.offset;
         let origin: Axes = std::array::from_fn(|axis| Vec4::splat(origin[axis]));
-        match (query.cos_half_view.is_some(), shared_reach) {
+        match (query.cos_half_view.is_some(), query.shared_reach) {
             (true, true) => lanes.add_run::<true, true>(sorted, run, &origin, &constants),
             (true, false) => lanes.add_run::<true, false>(sorted, run, &origin, &constants),
             (false, true) => lanes.add_run::<false, true>(sorted, run, &origin, &constants),
             (false, false) => lanes.add_run::<false, false>(sorted, run, &origin, &constants),
         }
     }
-    let mut sums = lanes.total();
-    if shared_reach {
-        sums.cohesion_count = sums.alignment_count;
-    }
-    sums
+    lanes.total()
 }
 
 /// The query's values, in every lane.
@@ -134,8 +128,8 @@ impl Lanes {
 
     /// One batch of candidates into logical lanes `4 * quarter ..`: distance, field of view
     /// and each rule's share, in all lanes at once; each rule's mask selects its contribution.
-    /// With `SHARED_REACH`, cohesion's lanes are alignment's and its count is left to
-    /// alignment's.
+    /// With `SHARED_REACH`, cohesion's lanes are alignment's and its count is not kept (see
+    /// [`BoidQuery::shared_reach`]).
     #[inline(always)]
     fn add<const FIELD_OF_VIEW: bool, const SHARED_REACH: bool>(
         &mut self,

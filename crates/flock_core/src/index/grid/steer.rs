@@ -85,6 +85,10 @@ pub(super) struct BoidQuery {
     pub separation_squared: f32,
     pub alignment_squared: f32,
     pub cohesion_squared: f32,
+    /// Whether alignment and cohesion share a radius (every preset): the lanes then compare
+    /// once for both rules and leave cohesion's count to [`Lanes::accumulate`], which copies
+    /// alignment's.
+    pub shared_reach: bool,
 }
 
 /// Which lane code runs: chosen once per step from what the processor has.
@@ -152,13 +156,17 @@ impl Lanes {
     /// Sums the rules over the candidates of `runs` in these lanes.
     #[inline]
     fn accumulate(self, sorted: &Sorted, runs: &[Run], query: &BoidQuery) -> RuleSums {
-        match self {
+        let mut sums = match self {
             #[cfg(target_arch = "x86_64")]
             Self::Avx512 => avx512::accumulate_runs(sorted, runs, query),
             #[cfg(target_arch = "x86_64")]
             Self::Avx => avx::accumulate_runs(sorted, runs, query),
             _ => sse::accumulate_runs(sorted, runs, query),
+        };
+        if query.shared_reach {
+            sums.cohesion_count = sums.alignment_count;
         }
+        sums
     }
 }
 
@@ -347,6 +355,7 @@ impl Sorted<'_> {
             separation_squared: constants.separation_radius_squared,
             alignment_squared: constants.alignment_radius_squared,
             cohesion_squared: constants.cohesion_radius_squared,
+            shared_reach: constants.alignment_radius_squared == constants.cohesion_radius_squared,
         }
     }
 
