@@ -142,6 +142,18 @@ impl Banking {
     }
 }
 
+/// `rotation * Vec3::Y` for a unit `rotation`, written out: the second column of its matrix,
+/// a third of the work of a general rotation of a vector.
+#[cfg(flock_3d)]
+fn up_of_unit(rotation: Quat) -> Vec3 {
+    let (x, y, z, w) = (rotation.x, rotation.y, rotation.z, rotation.w);
+    Vec3::new(
+        2.0 * (x * y - w * z),
+        1.0 - 2.0 * (x * x + z * z),
+        2.0 * (y * z + w * x),
+    )
+}
+
 /// `v`'s part square to unit `axis`, normalised, or `None` when `v` lies along it.
 #[cfg(flock_3d)]
 fn square_to(v: Vec3, axis: Vec3) -> Option<Vec3> {
@@ -174,7 +186,7 @@ pub(crate) fn facing(
         Quat::IDENTITY
     };
     if banking.is_none()
-        && let Some(rotation) = level_within_reach(previous * Vec3::Y, forward, dt)
+        && let Some(rotation) = level_within_reach(up_of_unit(previous), forward, dt)
     {
         return Some(rotation);
     }
@@ -228,25 +240,30 @@ fn rolled_facing(
 /// The level rotation facing unit `forward` (up is world +y made square to it) when the old
 /// up carried to `forward` is within a step's roll of level, which is most steps of a flyer
 /// that does not bank; `None` otherwise (and near the vertical), for [`facing`]'s full path.
-/// The same answer as that path, found with two square roots rather than seven: the test
-/// is [`roll_towards`]'s, on the carried up before it is normalised.
+/// The same answer as that path, found with two square roots rather than seven and no
+/// division: the test is [`roll_towards`]'s, on the carried up before it is normalised.
 #[cfg(flock_3d)]
 fn level_within_reach(previous_up: Vec3, forward: Vec3, dt: f32) -> Option<Quat> {
     // World up square to the heading has the length of the heading's horizontal part.
-    let horizontal = (forward.x * forward.x + forward.z * forward.z).sqrt();
+    let horizontal_squared = forward.x * forward.x + forward.z * forward.z;
+    let horizontal = horizontal_squared.sqrt();
     if horizontal <= 1e-3 {
         return None;
     }
+    // Level up times `horizontal`: the test below scales to match rather than divide.
     let level = Vec3::new(
         -forward.x * forward.y,
-        horizontal * horizontal,
+        horizontal_squared,
         -forward.z * forward.y,
-    ) / horizontal;
+    );
     let carried = previous_up - forward * previous_up.dot(forward);
     let reach = sine_within(MAX_ROLL_RATE * dt * horizontal);
+    // The roll's cosine and sine times |carried| * horizontal.
     let (cos, sin) = (carried.dot(level), forward.dot(carried.cross(level)));
-    // |sin / |carried|| <= reach, without the square root.
-    let within = cos > 0.0 && reach > 0.0 && sin * sin <= reach * reach * carried.length_squared();
+    // |sin| <= reach * |carried| * horizontal, without a square root.
+    let within = cos > 0.0
+        && reach > 0.0
+        && sin * sin <= reach * reach * carried.length_squared() * horizontal_squared;
     if !within {
         return None;
     }
@@ -257,16 +274,18 @@ fn level_within_reach(previous_up: Vec3, forward: Vec3, dt: f32) -> Option<Quat>
 /// The level rotation facing unit `forward`, whose horizontal part is `horizontal` long (more
 /// than zero): a yaw about +y after a pitch about +x, each straight from its cosine and sine by
 /// the half-angle identity `(cos a/2, sin a/2) ~ (1 + cos a, sin a)`, normalised once; no
-/// trigonometry and no matrix.
+/// trigonometry, no division and no matrix.
 #[cfg(flock_3d)]
 fn level_rotation(forward: Vec3, horizontal: f32) -> Quat {
-    // The yaw turns -z to the heading's horizontal direction (x, z) / horizontal.
-    let (yaw_cos, yaw_sin) = (-forward.z / horizontal, -forward.x / horizontal);
-    // Near half a turn (heading +z) `1 + cos` vanishes: the same half angle is (sin, 1 - cos).
-    let (yaw_w, yaw_y) = if yaw_cos >= 0.0 {
-        (1.0 + yaw_cos, yaw_sin)
+    // The yaw turns -z to the heading's horizontal direction (x, z) / horizontal: its cosine
+    // is -z / horizontal and its sine -x / horizontal. Scaled by `horizontal` (the one
+    // normalisation at the end takes any scale), `(1 + cos, sin)` is `(horizontal - z, -x)`.
+    // Near half a turn (heading +z) that vanishes: the same half angle is then
+    // `(sin, 1 - cos)`, scaled `(-x, horizontal + z)`.
+    let (yaw_w, yaw_y) = if forward.z <= 0.0 {
+        (horizontal - forward.z, -forward.x)
     } else {
-        (yaw_sin, 1.0 - yaw_cos)
+        (-forward.x, horizontal + forward.z)
     };
     // The pitch raises -z by the heading's climb: cos = horizontal > 0, sin = forward.y.
     let (pitch_w, pitch_x) = (1.0 + horizontal, forward.y);
@@ -402,6 +421,15 @@ mod tests {
         assert_eq!(level_within_reach(Vec3::Y, Vec3::Y, dt), None);
         assert_eq!(level_within_reach(Vec3::Y, Vec3::X, 0.0), None);
         assert_eq!(level_within_reach(Vec3::Y, Vec3::X, f32::NAN), None);
+    }
+
+    #[test]
+    fn the_written_out_up_is_the_rotated_up() {
+        for (yaw, pitch, roll) in [(0.0, 0.0, 0.0), (0.3, -1.2, 2.5), (-2.9, 1.5, -0.7)] {
+            let rotation = Quat::from_euler(EulerRot::YXZ, yaw, pitch, roll);
+            let up = up_of_unit(rotation);
+            assert!(up.distance(rotation * Vec3::Y) < 1e-6, "{up}");
+        }
     }
 
     #[test]
