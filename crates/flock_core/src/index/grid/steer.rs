@@ -346,7 +346,12 @@ impl Sorted<'_> {
     /// The question of the boid in sorted `slot`.
     #[inline]
     fn query(&self, slot: usize, constants: &StepConstants) -> BoidQuery {
-        let heading = self.velocity(slot).normalize_or_zero();
+        // Only a limited view reads the heading: a boid that sees all around (the default)
+        // skips the square root and division.
+        let heading = match constants.cos_half_view {
+            Some(_) => self.velocity(slot).normalize_or_zero(),
+            None => Vector::ZERO,
+        };
         BoidQuery {
             position: self.position(slot),
             heading,
