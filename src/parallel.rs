@@ -11,8 +11,11 @@ pub struct TaskPoolExecutor<'a>(pub &'a TaskPool);
 
 impl Executor for TaskPoolExecutor<'_> {
     fn threads(&self) -> usize {
-        // The thread that opens the scope works on its tasks too.
-        self.0.thread_num() + 1
+        // The thread that opens the scope works on its tasks too, unless it is one of the
+        // pool's own (as a system of Bevy's multi-threaded executor is): either way no more
+        // threads run at once than there are cores. Counting more would only cut the work
+        // finer, and the grid's build into more parts, each a pass over every cell.
+        (self.0.thread_num() + 1).min(cores())
     }
 
     fn for_each_chunk<T, F>(&self, data: &mut [T], chunk_len: usize, task: F)
@@ -32,6 +35,13 @@ impl Executor for TaskPoolExecutor<'_> {
             }
         });
     }
+}
+
+/// The cores this process may run on, asked once (the standard library reads the system's
+/// limits every time).
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(bevy::tasks::available_parallelism)
 }
 
 /// A [`TaskPoolPlugin`] that gives the compute pool one thread per core.
@@ -62,4 +72,22 @@ pub fn all_cores_for_compute() -> TaskPoolPlugin {
         on_thread_destroy: None,
     };
     plugin
+}
+
+#[cfg(test)]
+mod tests {
+    use bevy::tasks::TaskPoolBuilder;
+
+    use super::*;
+
+    #[test]
+    fn a_pool_counts_its_caller_but_never_more_threads_than_cores() {
+        let cores = cores();
+        let small = TaskPoolBuilder::new().num_threads(1).build();
+        assert_eq!(TaskPoolExecutor(&small).threads(), 2.min(cores));
+        // More threads than cores (an app that asked for them, or a pool of one thread per
+        // core plus the caller) run no more at once than the cores.
+        let large = TaskPoolBuilder::new().num_threads(cores + 3).build();
+        assert_eq!(TaskPoolExecutor(&large).threads(), cores);
+    }
 }
