@@ -5,7 +5,9 @@ use std::time::Duration;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
-use flock_core::{AnyIndex, NeighbourIndex, NeighbourStats, RuleWeights, StepConstants, Vector};
+use flock_core::{
+    AnyIndex, Executor, NeighbourIndex, NeighbourStats, RuleWeights, StepConstants, Vector,
+};
 
 use crate::behaviours::Species;
 use crate::components::{Acceleration, Boid, SteeringWeights, Velocity};
@@ -103,39 +105,101 @@ fn compute_pool() -> TaskPoolExecutor<'static> {
     TaskPoolExecutor(ComputeTaskPool::get_or_init(TaskPool::default))
 }
 
-/// [`FlockSystems::Snapshot`](crate::FlockSystems::Snapshot): copies every boid into the buffers.
+/// The boids a snapshot copies, in the query's order.
+type SnapshotQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static Transform,
+        &'static Velocity,
+        &'static SteeringWeights,
+        Option<&'static Species>,
+    ),
+    With<Boid>,
+>;
+
+/// One thread's share of a snapshot: the buffers' slots from `first` on.
+struct SnapshotPart<'a> {
+    first: usize,
+    entities: &'a mut [Entity],
+    positions: &'a mut [Vector],
+    velocities: &'a mut [Vector],
+    weights: &'a mut [RuleWeights],
+    species: &'a mut [u32],
+}
+
+/// [`FlockSystems::Snapshot`](crate::FlockSystems::Snapshot): copies every boid into the buffers,
+/// in the query's order, one part per thread.
 pub(crate) fn snapshot_boids(
     mut buffers: ResMut<FlockBuffers>,
     settings: Res<ActiveFlockSettings>,
-    boids: Query<
-        (
-            Entity,
-            &Transform,
-            &Velocity,
-            &SteeringWeights,
-            Option<&Species>,
-        ),
-        With<Boid>,
-    >,
+    boids: SnapshotQuery,
 ) {
     let buffers = &mut *buffers;
-    buffers.entities.clear();
-    buffers.positions.clear();
-    buffers.velocities.clear();
-    buffers.weights.clear();
-    buffers.species.clear();
+    // Exact: the query's filter only picks archetypes.
+    let count = boids.iter().len();
+    buffers.entities.resize(count, Entity::PLACEHOLDER);
+    buffers.positions.resize(count, Vector::ZERO);
+    buffers.velocities.resize(count, Vector::ZERO);
+    buffers.weights.resize(count, RuleWeights::default());
+    buffers.species.resize(count, 0);
+
+    // Each part walks the query from its own first boid, so every boid lands in the slot the
+    // query's order gives it, whatever the number of threads. One part per thread keeps the
+    // boids skipped on the way (cheap: nothing of theirs is copied) few.
+    let executor = compute_pool();
+    let part_len = count.div_ceil(executor.threads()).max(1);
+    let mut parts: Vec<SnapshotPart> = buffers
+        .entities
+        .chunks_mut(part_len)
+        .zip(buffers.positions.chunks_mut(part_len))
+        .zip(buffers.velocities.chunks_mut(part_len))
+        .zip(buffers.weights.chunks_mut(part_len))
+        .zip(buffers.species.chunks_mut(part_len))
+        .enumerate()
+        .map(
+            |(part, ((((entities, positions), velocities), weights), species))| SnapshotPart {
+                first: part * part_len,
+                entities,
+                positions,
+                velocities,
+                weights,
+                species,
+            },
+        )
+        .collect();
     let default_weights = settings.0.config.weights;
-    for (entity, transform, velocity, weights, species) in &boids {
-        let index = entity.index_u32() as usize;
-        if index >= buffers.slot_of_entity.len() {
-            buffers.slot_of_entity.resize(index + 1, u32::MAX);
+    executor.for_each_chunk(&mut parts, 1, |_, parts| {
+        for part in parts {
+            let boids = boids.iter().skip(part.first).take(part.entities.len());
+            for (slot, (entity, transform, velocity, weights, species)) in boids.enumerate() {
+                part.entities[slot] = entity;
+                part.positions[slot] = position_of(transform.translation);
+                part.velocities[slot] = velocity.0;
+                part.weights[slot] = weights.resolve(&default_weights);
+                part.species[slot] = species.map_or(0, |species| species.0);
+            }
         }
-        buffers.slot_of_entity[index] = buffers.entities.len() as u32;
-        buffers.entities.push(entity);
-        buffers.positions.push(position_of(transform.translation));
-        buffers.velocities.push(velocity.0);
-        buffers.weights.push(weights.resolve(&default_weights));
-        buffers.species.push(species.map_or(0, |species| species.0));
+    });
+    // The parts borrow the buffers.
+    drop(parts);
+
+    // Where each entity's boid is, for writing the forces back.
+    let last_index = buffers
+        .entities
+        .iter()
+        .map(|entity| entity.index_u32())
+        .max();
+    if let Some(last_index) = last_index
+        && last_index as usize >= buffers.slot_of_entity.len()
+    {
+        buffers
+            .slot_of_entity
+            .resize(last_index as usize + 1, u32::MAX);
+    }
+    for (slot, entity) in buffers.entities.iter().enumerate() {
+        buffers.slot_of_entity[entity.index_u32() as usize] = slot as u32;
     }
     buffers.split_by_species();
 }

@@ -357,3 +357,48 @@ fn a_boid_given_a_non_finite_state_by_other_code_is_brought_back() {
         assert_sound(&mut app);
     }
 }
+
+#[test]
+fn the_snapshot_holds_every_boid_once_in_the_querys_order_with_its_own_state() {
+    // Two archetypes (every third boid has a species), so the query walks two tables; the
+    // snapshot is copied in one part per thread, each starting partway through the query.
+    let mut app = create_app(FlockSettings::default(), 3);
+    let boids = spawn(&mut app, 1_001, Placement::RandomInBounds);
+    for (i, &boid) in boids.iter().enumerate() {
+        if i % 3 == 0 {
+            app.world_mut()
+                .entity_mut(boid)
+                .insert(Species(i as u32 % 2));
+        }
+    }
+    step(&mut app, 2);
+    // What the next step's snapshot will read.
+    let before: Vec<(Entity, Vector, Vector)> = boids
+        .iter()
+        .map(|&boid| {
+            (
+                boid,
+                common::position(&app, boid),
+                common::velocity(&app, boid),
+            )
+        })
+        .collect();
+    let query_order: Vec<Entity> = app
+        .world_mut()
+        .query_filtered::<Entity, With<Boid>>()
+        .iter(app.world())
+        .collect();
+    step(&mut app, 1);
+    let buffers = app.world().resource::<FlockBuffers>();
+    assert_eq!(buffers.entities(), query_order.as_slice());
+    for (slot, &entity) in buffers.entities().iter().enumerate() {
+        let (_, position, velocity) = before.iter().find(|(e, ..)| *e == entity).unwrap();
+        assert_eq!(buffers.positions()[slot], *position, "{entity}");
+        assert_eq!(buffers.velocities()[slot], *velocity, "{entity}");
+        let species = app
+            .world()
+            .get::<Species>(entity)
+            .map_or(0, |species| species.0);
+        assert_eq!(buffers.species()[slot], species, "{entity}");
+    }
+}
