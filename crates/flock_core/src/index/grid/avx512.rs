@@ -78,7 +78,6 @@ mod x86 {
         }
         // Every sum's registers in one list (three rules of an axis each and a count), summed
         // four registers at a time.
-        let zero = _mm512_setzero_ps();
         let mut registers = [zero; SUMS];
         let rules = [
             (&lanes.away, lanes.separation),
