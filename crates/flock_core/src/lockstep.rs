@@ -8,7 +8,9 @@
 //! - **Any x86-64 processor.** The grid's steering pass picks SSE, AVX or AVX-512 lanes at run
 //!   time, and every width adds each boid's candidates in one fixed order (sixteen logical
 //!   lanes and one reduction tree; see `index/grid/steer.rs`), so they give the same bits. The
-//!   state's path has no fused multiply-add (Rust never fuses on its own) and no call to the
+//!   grid's lanes fuse the same multiply-adds on every width, in hardware or in software (a
+//!   fused multiply-add is exactly rounded either way), the rest of the state's path fuses
+//!   none (Rust never fuses on its own), and it makes no call to the
 //!   system's maths library, whose `sin`, `cos` and `atan2` may pick different code on different
 //!   processors: the few angles it needs go through the pure-Rust `libm` crate ([`sin`],
 //!   [`cos`], [`atan2`]). Square roots and divisions are exactly rounded by IEEE 754 everywhere.

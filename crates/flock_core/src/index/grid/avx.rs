@@ -1,5 +1,5 @@
 //! The wide lane code: eight candidates at a time in AVX registers, used where the processor
-//! has AVX (checked at run time, so the crate still runs on any x86_64). It does exactly what
+//! has AVX and FMA (checked at run time, so the crate still runs on any x86_64). It does exactly what
 //! [`super::sse`] does, lane for lane, one register per axis; the sums are kept in two
 //! registers of eight, the sixteen logical lanes every width adds in (see [`super::steer`]).
 
@@ -24,15 +24,17 @@ mod x86 {
     /// One value per axis, in eight lanes.
     type Axes = [__m256; DIMENSIONS];
 
-    /// Whether this processor runs the AVX lanes (the answer is cached by the standard library).
+    /// Whether this processor runs the AVX lanes: AVX and FMA (the answers are cached by the
+    /// standard library). The few processors with AVX and without FMA (Sandy Bridge and Ivy
+    /// Bridge) take the portable lanes.
     pub fn available() -> bool {
-        std::is_x86_feature_detected!("avx")
+        std::is_x86_feature_detected!("avx") && std::is_x86_feature_detected!("fma")
     }
 
     /// Sums the rules over every candidate of `runs`, eight lanes at a time.
     pub fn accumulate_runs(sorted: &Sorted, runs: &[Run], query: &BoidQuery) -> RuleSums {
         if available() {
-            // SAFETY: the processor has AVX, which is all `accumulate_runs_avx` needs.
+            // SAFETY: the processor has AVX and FMA, which is all `accumulate_runs_avx` needs.
             unsafe { accumulate_runs_avx(sorted, runs, query) }
         } else {
             super::super::sse::accumulate_runs(sorted, runs, query)
@@ -61,7 +63,7 @@ mod x86 {
         cohesion: __m256,
     }
 
-    #[target_feature(enable = "avx")]
+    #[target_feature(enable = "avx,fma")]
     fn accumulate_runs_avx(sorted: &Sorted, runs: &[Run], query: &BoidQuery) -> RuleSums {
         let zero = _mm256_setzero_ps();
         let mut lanes = Lanes {
@@ -101,7 +103,7 @@ mod x86 {
         }
     }
 
-    #[target_feature(enable = "avx")]
+    #[target_feature(enable = "avx,fma")]
     #[inline]
     fn add_run<const FIELD_OF_VIEW: bool, const SHARED_REACH: bool>(
         lanes: &mut Lanes,
@@ -141,7 +143,7 @@ mod x86 {
     /// One batch of eight candidates into logical lanes `8 * half ..`: the same arithmetic as
     /// the portable lanes' `add`, eight lanes wide. With `SHARED_REACH`, cohesion's lanes are
     /// alignment's and its count is not kept (see [`BoidQuery::shared_reach`]).
-    #[target_feature(enable = "avx")]
+    #[target_feature(enable = "avx,fma")]
     #[inline]
     fn add<const FIELD_OF_VIEW: bool, const SHARED_REACH: bool>(
         lanes: &mut Lanes,
@@ -173,13 +175,14 @@ mod x86 {
         } else {
             inside(lanes.cohesion_squared)
         };
-        // A mask is all ones or all zeros per lane: `and` keeps a value or zeroes it. It masks
-        // the product, not the factor: `inf * 0` is NaN for a slot whose position is not finite.
-        let inverse = _mm256_div_ps(one, distance_squared);
+        // A mask is all ones or all zeros per lane: `and` keeps a value or zeroes it. The
+        // separation term masks both factors: the inverse is infinite for the boid itself, and
+        // the offset for a slot whose position is not finite, and `inf * 0` is NaN.
+        let inverse = _mm256_and_ps(separation, _mm256_div_ps(one, distance_squared));
         let sums = &mut lanes.halves[half];
         for axis in 0..DIMENSIONS {
-            let away = _mm256_and_ps(separation, _mm256_mul_ps(offset[axis], inverse));
-            sums.away[axis] = _mm256_sub_ps(sums.away[axis], away);
+            let offset_near = _mm256_and_ps(separation, offset[axis]);
+            sums.away[axis] = _mm256_fnmadd_ps(offset_near, inverse, sums.away[axis]);
             let moving = _mm256_and_ps(alignment, velocity[axis]);
             sums.velocity[axis] = _mm256_add_ps(sums.velocity[axis], moving);
             let towards = _mm256_and_ps(cohesion, offset[axis]);
@@ -192,26 +195,27 @@ mod x86 {
         }
     }
 
-    /// The dot product of two vectors, lane by lane, summed in axis order.
-    #[target_feature(enable = "avx")]
+    /// The dot product of two vectors, lane by lane: the first product, then each further
+    /// axis fused onto it in axis order.
+    #[target_feature(enable = "avx,fma")]
     #[inline]
     fn dot(a: &Axes, b: &Axes) -> __m256 {
         let mut sum = _mm256_mul_ps(a[0], b[0]);
         for axis in 1..DIMENSIONS {
-            sum = _mm256_add_ps(sum, _mm256_mul_ps(a[axis], b[axis]));
+            sum = _mm256_fmadd_ps(a[axis], b[axis], sum);
         }
         sum
     }
 
     /// The eight slots from `start` of every axis' column.
-    #[target_feature(enable = "avx")]
+    #[target_feature(enable = "avx,fma")]
     #[inline]
     fn load(columns: &[&[f32]; DIMENSIONS], start: usize) -> Axes {
         std::array::from_fn(|axis| load_lane(&columns[axis][start..start + LANES]))
     }
 
     /// Eight consecutive values.
-    #[target_feature(enable = "avx")]
+    #[target_feature(enable = "avx,fma")]
     #[inline]
     fn load_lane(values: &[f32]) -> __m256 {
         assert!(values.len() >= LANES);
@@ -221,7 +225,7 @@ mod x86 {
 
     /// The sums of the sixteen logical lanes of each axis, `low` holding lanes 0-7 and `high`
     /// lanes 8-15, by the shared tree.
-    #[target_feature(enable = "avx")]
+    #[target_feature(enable = "avx,fma")]
     #[inline]
     fn sum_axes(low: &Axes, high: &Axes) -> Vector {
         let mut total = Vector::ZERO;
@@ -232,7 +236,7 @@ mod x86 {
     }
 
     /// The sum of eight lanes by the shared tree: lane i plus lane i + 4, then the last four.
-    #[target_feature(enable = "avx")]
+    #[target_feature(enable = "avx,fma")]
     #[inline]
     fn sum(lanes: __m256) -> f32 {
         let four = _mm_add_ps(

@@ -177,12 +177,12 @@ mod x86 {
         } else {
             inside(lanes.cohesion_squared)
         };
-        // The subtraction is masked, not the factor: `inf * 0` is NaN for a slot whose
+        // The fused subtraction is masked, not the factor: `inf * 0` is NaN for a slot whose
         // position is not finite.
         let inverse = _mm512_maskz_div_ps(separation, one, distance_squared);
         for axis in 0..DIMENSIONS {
-            let (away, sum) = (_mm512_mul_ps(offset[axis], inverse), lanes.away[axis]);
-            lanes.away[axis] = _mm512_mask_sub_ps(sum, separation, sum, away);
+            lanes.away[axis] =
+                _mm512_mask3_fnmadd_ps(offset[axis], inverse, lanes.away[axis], separation);
             let sum = lanes.velocity[axis];
             lanes.velocity[axis] = _mm512_mask_add_ps(sum, alignment, sum, velocity[axis]);
             let sum = lanes.offset[axis];
@@ -195,13 +195,14 @@ mod x86 {
         }
     }
 
-    /// The dot product of two vectors, lane by lane, summed in axis order.
+    /// The dot product of two vectors, lane by lane: the first product, then each further
+    /// axis fused onto it in axis order.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn dot(a: &Axes, b: &Axes) -> __m512 {
         let mut sum = _mm512_mul_ps(a[0], b[0]);
         for axis in 1..DIMENSIONS {
-            sum = _mm512_add_ps(sum, _mm512_mul_ps(a[axis], b[axis]));
+            sum = _mm512_fmadd_ps(a[axis], b[axis], sum);
         }
         sum
     }

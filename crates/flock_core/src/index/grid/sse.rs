@@ -155,12 +155,15 @@ impl Lanes {
         } else {
             counts & distance_squared.cmplt(constants.cohesion_squared)
         };
-        // Mask the product, not the factor: a slot whose position is not finite has an
-        // infinite or NaN offset, and `inf * 0` is NaN, which would poison every sum it meets.
-        let inverse = Vec4::ONE / distance_squared;
+        // Mask both factors: the inverse is infinite for the boid itself, a slot whose position
+        // is not finite has an infinite or NaN offset, and `inf * 0` is NaN, which would poison
+        // every sum it meets. Outside the mask the sum then gains `-(0 * 0)`, which changes no
+        // sum.
+        let inverse = Vec4::select(separation, Vec4::ONE / distance_squared, Vec4::ZERO);
         let sums = &mut self.quarters[quarter];
         for (away, offset) in sums.away.iter_mut().zip(&offset) {
-            *away -= Vec4::select(separation, *offset * inverse, Vec4::ZERO);
+            let offset_near = Vec4::select(separation, *offset, Vec4::ZERO);
+            *away = mul_add(-offset_near, inverse, *away);
         }
         self.separation += ones(separation);
         for (sum, velocity) in sums.velocity.iter_mut().zip(&batch.velocity) {
@@ -206,10 +209,26 @@ fn load(columns: &[&[f32]; DIMENSIONS], start: usize) -> Axes {
     std::array::from_fn(|axis| Vec4::from_slice(&columns[axis][start..start + LANES]))
 }
 
-/// The dot product of two vectors, lane by lane, summed in axis order.
+/// The dot product of two vectors, lane by lane: the first product, then each further axis
+/// fused onto it in axis order.
 #[inline(always)]
 fn dot(a: &Axes, b: &Axes) -> Vec4 {
-    (1..DIMENSIONS).fold(a[0] * b[0], |sum, axis| sum + a[axis] * b[axis])
+    (1..DIMENSIONS).fold(a[0] * b[0], |sum, axis| mul_add(a[axis], b[axis], sum))
+}
+
+/// `a * b + c` in every lane, rounded once, as the wider lanes' fused instructions round it:
+/// one instruction where the build targets one (NEON; x86_64 built for processors with FMA),
+/// else lane by lane in software through the pure-Rust `libm`, exactly rounded as well. On
+/// x86_64 these lanes run only on processors without AVX and FMA, or when forced.
+#[inline(always)]
+fn mul_add(a: Vec4, b: Vec4, c: Vec4) -> Vec4 {
+    #[cfg(any(target_feature = "fma", target_arch = "aarch64"))]
+    let fused = a.mul_add(b, c);
+    #[cfg(not(any(target_feature = "fma", target_arch = "aarch64")))]
+    let fused = Vec4::from_array(std::array::from_fn(|lane| {
+        libm::fmaf(a[lane], b[lane], c[lane])
+    }));
+    fused
 }
 
 /// 1 in the lanes where `mask` is set, 0 elsewhere.

@@ -97,7 +97,7 @@ pub(super) struct BoidQuery {
 pub enum Lanes {
     /// Four lanes (`glam::Vec4`): everywhere.
     Sse,
-    /// Eight lanes: x86_64 with AVX.
+    /// Eight lanes: x86_64 with AVX and FMA.
     Avx,
     /// Sixteen lanes: x86_64 with AVX-512F.
     Avx512,
