@@ -10,10 +10,10 @@
 //!   lanes and one reduction tree; see `index/grid/steer.rs`), so they give the same bits. The
 //!   grid's lanes fuse the same multiply-adds on every width, in hardware or in software (a
 //!   fused multiply-add is exactly rounded either way), the rest of the state's path fuses
-//!   none (Rust never fuses on its own), and it makes no call to the
-//!   system's maths library, whose `sin`, `cos` and `atan2` may pick different code on different
-//!   processors: the few angles it needs go through the pure-Rust `libm` crate ([`sin`],
-//!   [`cos`], [`atan2`]). Square roots and divisions are exactly rounded by IEEE 754 everywhere.
+//!   none (Rust never fuses on its own), and it makes no call to the system's maths library,
+//!   whose `sin`, `cos` and `atan2` may pick different code on different processors: the few
+//!   angles it needs go through the pure-Rust `libm` crate ([`sin`], [`cos`], [`atan2`]).
+//!   Square roots and divisions are exactly rounded by IEEE 754 everywhere.
 //!
 //! What is checked: a test forces every lane width this processor has and compares
 //! [`state_hash`] after 1,000 steps, under one and several threads, in 2D and 3D, and the

@@ -1,7 +1,8 @@
 //! The wide lane code: eight candidates at a time in AVX registers, used where the processor
-//! has AVX and FMA (checked at run time, so the crate still runs on any x86_64). It does exactly what
-//! [`super::sse`] does, lane for lane, one register per axis; the sums are kept in two
-//! registers of eight, the sixteen logical lanes every width adds in (see [`super::steer`]).
+//! has AVX and FMA (checked at run time, so the crate still runs on any x86_64). It does
+//! exactly what [`super::sse`] does, lane for lane, one register per axis; the sums are kept
+//! in two registers of eight, the sixteen logical lanes every width adds in (see
+//! [`super::steer`]).
 
 use super::steer::{BoidQuery, Run, Sorted};
 use crate::rules::RuleSums;

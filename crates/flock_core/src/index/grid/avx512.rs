@@ -1,8 +1,8 @@
 //! The widest lane code: sixteen candidates at a time in AVX-512 registers, used where the
 //! processor has AVX-512F (checked at run time). The same arithmetic as [`super::sse`] and
-//! [`super::avx`], one register per axis; AVX-512's mask registers select each rule's lanes, so a run's last, partial
-//! batch needs no padding. The sixteen lanes are the sixteen logical lanes every width adds in
-//! (see [`super::steer`]), summed by the same tree.
+//! [`super::avx`], one register per axis; AVX-512's mask registers select each rule's lanes,
+//! so a run's last, partial batch needs no padding. The sixteen lanes are the sixteen logical
+//! lanes every width adds in (see [`super::steer`]), summed by the same tree.
 
 use super::steer::{BoidQuery, Run, Sorted};
 use crate::rules::RuleSums;
