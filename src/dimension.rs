@@ -7,6 +7,8 @@
 
 use bevy::prelude::*;
 use flock_core::Vector;
+#[cfg(flock_3d)]
+use flock_core::lockstep;
 
 use crate::components::{Boid, Velocity};
 
@@ -316,14 +318,14 @@ fn roll_towards(from: Vec3, to: Vec3, axis: Vec3, max_roll: f32) -> Vec3 {
     if cos > 0.0 && sin.abs() <= sine_within(max_roll) {
         return to;
     }
-    let wanted = sin.atan2(cos);
+    let wanted = lockstep::atan2(sin, cos);
     rotate_about(from, axis, wanted.clamp(-max_roll, max_roll))
 }
 
 /// The angle from `a` to `b` about unit `axis`, both square to it, in `(-pi, pi]`.
 #[cfg(flock_3d)]
 fn signed_angle(a: Vec3, b: Vec3, axis: Vec3) -> f32 {
-    axis.dot(a.cross(b)).atan2(a.dot(b))
+    lockstep::atan2(axis.dot(a.cross(b)), a.dot(b))
 }
 
 /// The sign of the roll that turns `from` towards `to` about `axis`.
@@ -332,10 +334,14 @@ fn roll_sign(from: Vec3, to: Vec3, axis: Vec3) -> f32 {
     signed_angle(from, to, axis).signum()
 }
 
-/// `v` rotated by `angle` about unit `axis`.
+/// `v` rotated by `angle` about unit `axis` (Rodrigues' formula). The sine and cosine are the
+/// kernel's pure-Rust ones, not the system's: a leader at rest heads the way its rotation
+/// faces, so the rotation reaches its followers' state, which must be the same bits on every
+/// machine (see `flock_core::lockstep`).
 #[cfg(flock_3d)]
 fn rotate_about(v: Vec3, axis: Vec3, angle: f32) -> Vec3 {
-    Quat::from_axis_angle(axis, angle) * v
+    let (sin, cos) = (lockstep::sin(angle), lockstep::cos(angle));
+    v * cos + axis.cross(v) * sin + axis * (axis.dot(v) * (1.0 - cos))
 }
 
 /// Projects the primary window's cursor through the 2D camera into the world.
@@ -429,6 +435,23 @@ mod tests {
             let rotation = Quat::from_euler(EulerRot::YXZ, yaw, pitch, roll);
             let up = up_of_unit(rotation);
             assert!(up.distance(rotation * Vec3::Y) < 1e-6, "{up}");
+        }
+    }
+
+    #[test]
+    fn rodrigues_rotation_is_glams_axis_angle_rotation() {
+        let axes = [Vec3::Y, Vec3::new(0.3, -0.8, 0.52).normalize(), Vec3::NEG_Z];
+        for axis in axes {
+            for angle in [0.0, 0.1, -0.7, 2.5, -3.1] {
+                for v in [Vec3::X, Vec3::new(-0.2, 0.9, 0.4), axis] {
+                    let ours = rotate_about(v, axis, angle);
+                    let glams = Quat::from_axis_angle(axis, angle) * v;
+                    assert!(
+                        ours.distance(glams) < 1e-5,
+                        "{axis} {angle} {v}: {ours} {glams}"
+                    );
+                }
+            }
         }
     }
 
