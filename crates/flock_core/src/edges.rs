@@ -36,9 +36,15 @@ pub fn wrap_point(point: Vector, bounds: &Bounds) -> Vector {
 }
 
 /// [`wrap_point`] for a point outside (or not finite).
-#[cold]
-#[inline(never)]
+///
+/// Inlined, with the rare path marked by `cold_path` rather than `#[cold]` on a function of
+/// its own: a `Vec3` goes to a call through memory, so an out-of-line call here (or in
+/// [`bring_back`], or the speed limit's) made the callers keep every boid's position and
+/// velocity on the stack, where writing a vector in parts and reading it whole stalls the
+/// store forwarding. The 3D move pass took 3.3 times as long (BENCHMARKS.md, stop 23).
+#[inline(always)]
 fn wrap_outside(point: Vector, bounds: &Bounds) -> Vector {
+    std::hint::cold_path();
     let mut wrapped = point;
     for axis in 0..DIMENSIONS {
         wrapped[axis] = wrap_coordinate(point[axis], bounds.min[axis], bounds.max[axis]);
@@ -61,8 +67,10 @@ fn wrap_coordinate(value: f32, min: f32, max: f32) -> f32 {
 }
 
 /// `position` with each coordinate that is not finite replaced by the bounds' centre's.
-#[cold]
+/// Inlined, the path marked cold, for the reason [`wrap_outside`] gives.
+#[inline(always)]
 fn bring_back(position: Vector, bounds: &Bounds) -> Vector {
+    std::hint::cold_path();
     let centre = bounds.center();
     Vector::select(position.is_finite_mask(), position, centre)
 }

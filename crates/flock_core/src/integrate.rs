@@ -51,8 +51,12 @@ pub fn limit_speed_to(velocity: Vector, mode: SpeedMode, max_speed: f32) -> Vect
 /// stop the first boid (`max / inf` is zero) and fling the second (`min / 0`); dividing by the
 /// largest component first gives the direction either way. A non-finite velocity, which valid
 /// settings never produce, comes to rest rather than spreading NaN.
-#[cold]
+///
+/// Inlined, the path marked cold, rather than `#[cold]` out of line: a call that takes a `Vec3`
+/// kept the callers' vectors on the stack (see `edges::wrap_outside`).
+#[inline(always)]
 fn limit_extreme_speed(velocity: Vector, mode: SpeedMode, max_speed: f32) -> Vector {
+    std::hint::cold_path();
     // `max_element` skips NaN, so test every component.
     if !velocity.is_finite() {
         return Vector::ZERO;
