@@ -5,6 +5,8 @@ mod behaviours;
 mod clock;
 mod components;
 mod dimension;
+#[cfg(flock_3d)]
+mod facing_lanes;
 mod lockstep;
 #[cfg(all(feature = "render", flock_3d))]
 mod meshes;

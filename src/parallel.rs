@@ -1,7 +1,7 @@
 //! Running the kernel's parallel work on Bevy's compute task pool.
 
 use bevy::app::{TaskPoolPlugin, TaskPoolThreadAssignmentPolicy};
-use bevy::tasks::TaskPool;
+use bevy::tasks::{ComputeTaskPool, TaskPool};
 use flock_core::Executor;
 
 /// A [`flock_core::Executor`] on a Bevy [`TaskPool`]: the flock's steering runs on Bevy's own
@@ -35,6 +35,11 @@ impl Executor for TaskPoolExecutor<'_> {
             }
         });
     }
+}
+
+/// Bevy's compute task pool, made with Bevy's defaults if no `TaskPoolPlugin` made it.
+pub(crate) fn compute_pool() -> TaskPoolExecutor<'static> {
+    TaskPoolExecutor(ComputeTaskPool::get_or_init(TaskPool::default))
 }
 
 /// The cores this process may run on, asked once (the standard library reads the system's

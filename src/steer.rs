@@ -4,7 +4,6 @@ use std::time::Duration;
 
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
-use bevy::tasks::{ComputeTaskPool, TaskPool};
 use flock_core::{
     AnyIndex, Executor, NeighbourIndex, NeighbourStats, RuleWeights, StepConstants, Vector,
 };
@@ -12,7 +11,7 @@ use flock_core::{
 use crate::behaviours::Species;
 use crate::components::{Acceleration, Boid, SteeringWeights, Velocity};
 use crate::dimension::position_of;
-use crate::parallel::TaskPoolExecutor;
+use crate::parallel::compute_pool;
 use crate::settings::ActiveFlockSettings;
 
 /// The contiguous buffers one step works on: a snapshot of every boid, the neighbour index
@@ -98,11 +97,6 @@ impl FlockBuffers {
     pub fn timings(&self) -> StepTimings {
         self.timings
     }
-}
-
-/// Bevy's compute task pool, made with Bevy's defaults if no `TaskPoolPlugin` made it.
-fn compute_pool() -> TaskPoolExecutor<'static> {
-    TaskPoolExecutor(ComputeTaskPool::get_or_init(TaskPool::default))
 }
 
 /// The boids a snapshot copies, in the query's order.
