@@ -264,9 +264,13 @@ impl Grid {
                 sorted_velocities[slot][axis]
             });
         }
-        fill(executor, &mut self.sorted_weights, chunk_len, |slot| {
-            weights[boid(slot)]
-        });
+        // Most flocks give every boid the flock's weights: then there is nothing to gather.
+        let uniform = uniform_weights(weights);
+        if uniform.is_none() {
+            fill(executor, &mut self.sorted_weights, chunk_len, |slot| {
+                weights[boid(slot)]
+            });
+        }
 
         let sorted = Sorted {
             layout: &self.layout,
@@ -312,7 +316,11 @@ impl Grid {
                 for ((force, sums), slot) in forces.iter_mut().zip(&block).zip(slots) {
                     let velocity = sorted.velocity(slot);
                     let forces = sums.into_forces(velocity, constants);
-                    *force = forces.weighted(&sorted_weights[slot]);
+                    let weights = match &uniform {
+                        Some(weights) => weights,
+                        None => &sorted_weights[slot],
+                    };
+                    *force = forces.weighted(weights);
                 }
             }
             neighbours.fetch_add(chunk_neighbours, Ordering::Relaxed);
@@ -328,6 +336,24 @@ impl Grid {
             candidates: candidates.into_inner(),
         }
     }
+}
+
+/// The weights every boid has, when all have the same to the bit (so the forces are the bits
+/// a gather of them would give); `None` otherwise. A scan in order, a small part of the random
+/// gather it saves.
+fn uniform_weights(weights: &[RuleWeights]) -> Option<RuleWeights> {
+    let bits = |weights: &RuleWeights| {
+        [weights.separation, weights.alignment, weights.cohesion].map(f32::to_bits)
+    };
+    let first = *weights.first()?;
+    let first_bits = bits(&first);
+    // Blocks without an early exit inside, which the compiler vectorises.
+    let same = weights.chunks(64).all(|block| {
+        block
+            .iter()
+            .fold(true, |same, weights| same & (bits(weights) == first_bits))
+    });
+    same.then_some(first)
 }
 
 impl Sorted<'_> {
