@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use flock_core::Vector;
 #[cfg(flock_3d)]
 use {
-    crate::facing_lanes::{LANES, level_facings},
+    crate::facing_lanes::{LANES, facing_towards_level, facings_towards_level},
     crate::parallel::compute_pool,
     bevy::ecs::change_detection::Tick,
     core::panic::Location,
@@ -70,9 +70,10 @@ pub(crate) fn face_velocity(
 /// stays level, or banks into turns with [`Banking`]. A boid at rest, or whose velocity did
 /// not change, keeps its rotation.
 ///
-/// Whole tables at a time (contiguous slices), one part per thread, eight boids at once on the
-/// level path ([`level_facings`]): the same rotations as [`facing`] one boid at a time, in about
-/// half the time. Only the transforms it turns are marked changed.
+/// Whole tables at a time (contiguous slices), one part per thread, and without banking eight
+/// boids at once ([`facings_towards_level`], in vector instructions): the same rotations as
+/// [`facing`] one boid at a time, which runs the same lane code. Only the transforms it turns
+/// are marked changed.
 #[cfg(flock_3d)]
 pub(crate) fn face_velocity(
     time: Res<Time>,
@@ -164,12 +165,12 @@ impl FacingPart<'_> {
     fn face(&mut self, dt: f32) {
         let len = self.velocities.len();
         let mut start = 0;
-        // Without banking, whole batches of eight try the level path first.
+        // Without banking, whole batches of eight; a lane that needs the full path takes it.
         if self.banking.is_none() {
             while start + LANES <= len {
                 let previous = std::array::from_fn(|lane| self.transforms[start + lane].rotation);
                 let velocity = std::array::from_fn(|lane| self.velocities[start + lane].0);
-                let level = level_facings(&previous, &velocity, dt);
+                let level = facings_towards_level(&previous, &velocity, dt);
                 for (lane, level) in level.into_iter().enumerate() {
                     if self.velocity_changed(start + lane) {
                         let rotation =
@@ -271,18 +272,6 @@ impl Banking {
     }
 }
 
-/// `rotation * Vec3::Y` for a unit `rotation`, written out: the second column of its matrix,
-/// a third of the work of a general rotation of a vector.
-#[cfg(flock_3d)]
-fn up_of_unit(rotation: Quat) -> Vec3 {
-    let (x, y, z, w) = (rotation.x, rotation.y, rotation.z, rotation.w);
-    Vec3::new(
-        2.0 * (x * y - w * z),
-        1.0 - 2.0 * (x * x + z * z),
-        2.0 * (y * z + w * x),
-    )
-}
-
 /// `v`'s part square to unit `axis`, normalised, or `None` when `v` lies along it.
 #[cfg(flock_3d)]
 fn square_to(v: Vec3, axis: Vec3) -> Option<Vec3> {
@@ -314,10 +303,12 @@ pub(crate) fn facing(
     } else {
         Quat::IDENTITY
     };
-    if banking.is_none()
-        && let Some(rotation) = level_within_reach(up_of_unit(previous), forward, dt)
-    {
-        return Some(rotation);
+    if banking.is_none() {
+        let (taken, rotation) =
+            facing_towards_level(velocity.to_array(), previous.to_array(), MAX_ROLL_RATE * dt);
+        if taken {
+            return Some(Quat::from_array(rotation));
+        }
     }
     rolled_facing(previous, forward, velocity.length(), banking, dt)
 }
@@ -364,69 +355,6 @@ fn rolled_facing(
     let up = right.cross(forward);
     let rotation = Quat::from_mat3(&Mat3::from_cols(right, up, -forward)).normalize();
     rotation.is_finite().then_some(rotation)
-}
-
-/// The level rotation facing unit `forward` (up is world +y made square to it) when the old
-/// up carried to `forward` is within a step's roll of level, which is most steps of a flyer
-/// that does not bank; `None` otherwise (and near the vertical), for [`facing`]'s full path.
-/// The same answer as that path, found with two square roots rather than seven and no
-/// division: the test is [`roll_towards`]'s, on the carried up before it is normalised.
-#[cfg(flock_3d)]
-fn level_within_reach(previous_up: Vec3, forward: Vec3, dt: f32) -> Option<Quat> {
-    // World up square to the heading has the length of the heading's horizontal part.
-    let horizontal_squared = forward.x * forward.x + forward.z * forward.z;
-    let horizontal = horizontal_squared.sqrt();
-    if horizontal <= 1e-3 {
-        return None;
-    }
-    // Level up times `horizontal`: the test below scales to match rather than divide.
-    let level = Vec3::new(
-        -forward.x * forward.y,
-        horizontal_squared,
-        -forward.z * forward.y,
-    );
-    let carried = previous_up - forward * previous_up.dot(forward);
-    let reach = sine_within(MAX_ROLL_RATE * dt * horizontal);
-    // The roll's cosine and sine times |carried| * horizontal.
-    let (cos, sin) = (carried.dot(level), forward.dot(carried.cross(level)));
-    // |sin| <= reach * |carried| * horizontal, without a square root.
-    let within = cos > 0.0
-        && reach > 0.0
-        && sin * sin <= reach * reach * carried.length_squared() * horizontal_squared;
-    if !within {
-        return None;
-    }
-    let rotation = level_rotation(forward, horizontal);
-    rotation.is_finite().then_some(rotation)
-}
-
-/// The level rotation facing unit `forward`, whose horizontal part is `horizontal` long (more
-/// than zero): a yaw about +y after a pitch about +x, each straight from its cosine and sine by
-/// the half-angle identity `(cos a/2, sin a/2) ~ (1 + cos a, sin a)`, normalised once; no
-/// trigonometry, no division and no matrix.
-#[cfg(flock_3d)]
-fn level_rotation(forward: Vec3, horizontal: f32) -> Quat {
-    // The yaw turns -z to the heading's horizontal direction (x, z) / horizontal: its cosine
-    // is -z / horizontal and its sine -x / horizontal. Scaled by `horizontal` (the one
-    // normalisation at the end takes any scale), `(1 + cos, sin)` is `(horizontal - z, -x)`.
-    // Near half a turn (heading +z) that vanishes: the same half angle is then
-    // `(sin, 1 - cos)`, scaled `(-x, horizontal + z)`.
-    let (yaw_w, yaw_y) = if forward.z <= 0.0 {
-        (horizontal - forward.z, -forward.x)
-    } else {
-        (-forward.x, horizontal + forward.z)
-    };
-    // The pitch raises -z by the heading's climb: cos = horizontal > 0, sin = forward.y.
-    let (pitch_w, pitch_x) = (1.0 + horizontal, forward.y);
-    // (0, yaw_y, 0, yaw_w) * (pitch_x, 0, 0, pitch_w), each unnormalised.
-    let rotation = Quat::from_xyzw(
-        yaw_w * pitch_x,
-        yaw_y * pitch_w,
-        -yaw_y * pitch_x,
-        yaw_w * pitch_w,
-    );
-    let length_squared = (yaw_w * yaw_w + yaw_y * yaw_y) * (pitch_w * pitch_w + pitch_x * pitch_x);
-    rotation * length_squared.sqrt().recip()
 }
 
 /// The largest sine of a roll of less than a quarter turn that is surely at most `max_roll`
@@ -532,47 +460,55 @@ mod tests {
     }
 
     #[test]
-    fn the_level_shortcut_gives_the_full_paths_rotation_or_steps_aside() {
-        // Headings all round and at every pitch, from previous rotations level, rolled a
-        // little (within a step's reach), rolled a lot, and upside down.
-        let dt = 1.0 / 60.0;
-        let (mut taken, mut declined) = (0, 0);
-        for yaw in 0..24 {
-            for pitch in -11..=11 {
-                let (yaw, pitch) = (yaw as f32 * 0.26, pitch as f32 * 0.14);
-                let forward =
-                    Quat::from_rotation_y(yaw) * Quat::from_rotation_x(pitch) * Vec3::NEG_Z;
-                let level = rolled_facing(Quat::IDENTITY, forward, 1.0, None, 1.0).unwrap();
-                for roll in [0.0, 0.05, 0.5, 3.0] {
-                    let previous = level * Quat::from_rotation_z(roll);
-                    let full = rolled_facing(previous, forward, 1.0, None, dt).unwrap();
-                    match level_within_reach(previous * Vec3::Y, forward, dt) {
-                        Some(shortcut) => {
-                            taken += 1;
-                            assert!(shortcut.angle_between(full) < 1e-3, "{forward} {roll}");
+    fn the_lane_path_gives_the_full_paths_rotation_or_steps_aside() {
+        // Headings all round and at every pitch up to two degrees off the vertical, from
+        // previous rotations level, rolled a little (within a step's reach), rolled a lot
+        // either way and upside down, at two time steps.
+        let lane = |previous: Quat, forward: Vec3, dt: f32| {
+            let (taken, rotation) =
+                facing_towards_level(forward.to_array(), previous.to_array(), MAX_ROLL_RATE * dt);
+            taken.then(|| Quat::from_array(rotation))
+        };
+        let mut taken = 0;
+        for dt in [1.0 / 60.0, 0.1] {
+            for yaw in 0..24 {
+                for pitch in -11..=11 {
+                    let (yaw, pitch) = (yaw as f32 * 0.26, pitch as f32 * 0.14);
+                    let forward =
+                        Quat::from_rotation_y(yaw) * Quat::from_rotation_x(pitch) * Vec3::NEG_Z;
+                    let level = rolled_facing(Quat::IDENTITY, forward, 1.0, None, 1.0).unwrap();
+                    for roll in [0.0, 0.05, -0.08, 0.5, -1.0, 3.0] {
+                        let previous = level * Quat::from_rotation_z(roll);
+                        let full = rolled_facing(previous, forward, 1.0, None, dt).unwrap();
+                        let rotation = lane(previous, forward, dt).expect("taken");
+                        taken += 1;
+                        // The same nose and top (`angle_between` is not defined for two
+                        // rotations this close).
+                        for axis in [Vec3::NEG_Z, Vec3::Y] {
+                            assert!(
+                                (rotation * axis).distance(full * axis) < 1e-4,
+                                "{forward} {roll}: {rotation} {full}"
+                            );
                         }
-                        None => declined += 1,
+                        assert!((rotation.length() - 1.0).abs() < 1e-6);
                     }
                 }
             }
         }
-        // Both ways are exercised: level and slightly rolled boids take the shortcut, rolled
-        // ones and those near the vertical the full path.
-        assert!(
-            taken > 500 && declined > 500,
-            "{taken} taken, {declined} declined"
-        );
-        assert_eq!(level_within_reach(Vec3::Y, Vec3::Y, dt), None);
-        assert_eq!(level_within_reach(Vec3::Y, Vec3::X, 0.0), None);
-        assert_eq!(level_within_reach(Vec3::Y, Vec3::X, f32::NAN), None);
-    }
-
-    #[test]
-    fn the_written_out_up_is_the_rotated_up() {
-        for (yaw, pitch, roll) in [(0.0, 0.0, 0.0), (0.3, -1.2, 2.5), (-2.9, 1.5, -0.7)] {
-            let rotation = Quat::from_euler(EulerRot::YXZ, yaw, pitch, roll);
-            let up = up_of_unit(rotation);
-            assert!(up.distance(rotation * Vec3::Y) < 1e-6, "{up}");
+        assert_eq!(taken, 2 * 24 * 23 * 6);
+        // Stepped aside, for the full path: a vertical heading, a roll of more than a radian a
+        // step, a rotation not of unit length, and no direction.
+        let dt = 1.0 / 60.0;
+        assert_eq!(lane(Quat::IDENTITY, Vec3::Y, dt), None);
+        assert_eq!(lane(Quat::IDENTITY, Vec3::X, 0.2), None);
+        assert_eq!(lane(Quat::IDENTITY * 1.01, Vec3::X, dt), None);
+        assert_eq!(lane(Quat::IDENTITY, Vec3::ZERO, dt), None);
+        assert_eq!(lane(Quat::IDENTITY, Vec3::NAN, dt), None);
+        // A time step of zero or less rolls nothing: the carried up stays.
+        let rolled = Quat::from_rotation_z(0.3);
+        for dt in [0.0, -1.0] {
+            let rotation = lane(rolled, Vec3::NEG_Z, dt).unwrap();
+            assert!((rotation * Vec3::Y).distance(rolled * Vec3::Y) < 1e-6);
         }
     }
 
@@ -638,7 +574,9 @@ mod tests {
         for forward in headings {
             let forward = forward.normalize();
             let horizontal = forward.with_y(0.0).length();
-            let rotation = level_rotation(forward, horizontal);
+            let rotation = Quat::from_array(crate::facing_lanes::level_rotation(
+                forward.x, forward.y, forward.z, horizontal,
+            ));
             assert!((rotation.length() - 1.0).abs() < 1e-5, "{forward}");
             assert!(
                 (rotation * Vec3::NEG_Z).distance(forward) < 1e-5,
