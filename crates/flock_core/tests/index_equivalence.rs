@@ -603,10 +603,10 @@ fn boids_with_their_own_weights_get_their_own_forces_and_leave_the_rest_to_the_b
     let config = FlockConfig::default();
     let state = random_state(3_000, config.bounds, config.max_speed, 90);
     let count = state.positions.len();
-    let grid_forces = |weights: &[kernel::RuleWeights]| {
-        let (mut grid, constants) = built_index(IndexKind::Grid, &config, &state);
+    let forces_with = |kind: IndexKind, weights: &[kernel::RuleWeights]| {
+        let (mut index, constants) = built_index(kind, &config, &state);
         let mut forces = vec![Vector::NAN; count];
-        grid.compute_forces(
+        index.compute_forces(
             &constants,
             &state.positions,
             &state.velocities,
@@ -616,6 +616,7 @@ fn boids_with_their_own_weights_get_their_own_forces_and_leave_the_rest_to_the_b
         );
         forces
     };
+    let grid_forces = |weights: &[kernel::RuleWeights]| forces_with(IndexKind::Grid, weights);
     let shared = grid_forces(&vec![config.weights; count]);
     let mut own = vec![config.weights; count];
     let odd_one = 1234;
@@ -639,16 +640,7 @@ fn boids_with_their_own_weights_get_their_own_forces_and_leave_the_rest_to_the_b
         })
         .collect();
     let forces = grid_forces(&own);
-    let (mut brute, constants) = built_index(IndexKind::BruteForce, &config, &state);
-    let mut reference = vec![Vector::NAN; count];
-    brute.compute_forces(
-        &constants,
-        &state.positions,
-        &state.velocities,
-        &own,
-        &mut reference,
-        &Serial,
-    );
+    let reference = forces_with(IndexKind::BruteForce, &own);
     let scale = config.max_force * 7.0;
     for (i, (r, f)) in reference.iter().zip(&forces).enumerate() {
         assert!(
