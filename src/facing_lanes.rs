@@ -20,8 +20,7 @@ use crate::dimension::MAX_ROLL_RATE;
 pub(crate) const LANES: usize = 8;
 
 /// The largest roll a step the series in [`small_sin_cos`] is used for, radians; a step that
-/// may roll more (a time step of over a ninth of a second at [`MAX_ROLL_RATE`]) takes the full
-/// path.
+/// may roll more (a time step of over 0.16 s at [`MAX_ROLL_RATE`]) takes the full path.
 const MAX_SERIES_ROLL: f32 = 1.0;
 
 /// For each of `LANES` boids, the rotation [`facing`](crate::dimension::facing) gives it without
@@ -169,12 +168,13 @@ pub(crate) fn level_rotation(fx: f32, fy: f32, fz: f32, horizontal: f32) -> [f32
 }
 
 /// The sine and cosine of `x` in `[0, 1]` ([`MAX_SERIES_ROLL`]), from their Taylor series to
-/// the ninth and tenth powers: within 3e-8 of the true values there, from additions and
+/// the ninth and tenth powers: within 1e-7 of the true values there, from additions and
 /// multiplications only, so the same bits on every processor and vectorisable (the kernel's
 /// `sin` and `cos` are neither).
 #[inline(always)]
 pub(crate) fn small_sin_cos(x: f32) -> (f32, f32) {
     let x2 = x * x;
+    // In Horner's form: each term is the one before times x^2 / (k (k + 1)).
     let term = |k: f32| x2 * (1.0 / (k * (k + 1.0)));
     let sin = x * (1.0 - term(2.0) * (1.0 - term(4.0) * (1.0 - term(6.0) * (1.0 - term(8.0)))));
     let cos = 1.0
