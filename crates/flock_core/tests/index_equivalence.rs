@@ -598,54 +598,7 @@ fn the_grid_stays_within_its_cell_budget_whatever_the_extent() {
 
 #[test]
 fn boids_with_their_own_weights_get_their_own_forces_and_leave_the_rest_to_the_bit() {
-    // The grid skips gathering the weights when every boid has the same; one boid with its
-    // own must get its own force, and every other boid the bits the shared weights gave.
     let config = FlockConfig::default();
     let state = random_state(3_000, config.bounds, config.max_speed, 90);
-    let count = state.positions.len();
-    let forces_with = |kind: IndexKind, weights: &[kernel::RuleWeights]| {
-        let (mut index, constants) = built_index(kind, &config, &state);
-        let mut forces = vec![Vector::NAN; count];
-        index.compute_forces(
-            &constants,
-            &state.positions,
-            &state.velocities,
-            weights,
-            &mut forces,
-            &ScopedThreads(2),
-        );
-        forces
-    };
-    let grid_forces = |weights: &[kernel::RuleWeights]| forces_with(IndexKind::Grid, weights);
-    let shared = grid_forces(&vec![config.weights; count]);
-    let mut own = vec![config.weights; count];
-    let odd_one = 1234;
-    own[odd_one].separation *= 3.0;
-    own[odd_one].cohesion = -0.5;
-    let forces = grid_forces(&own);
-    for (i, (shared, force)) in shared.iter().zip(&forces).enumerate() {
-        if i != odd_one {
-            assert_eq!(shared.to_array(), force.to_array(), "boid {i}");
-        }
-    }
-    assert_ne!(forces[odd_one], shared[odd_one]);
-
-    // Every boid with its own weights: the grid's forces are brute force's.
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(91);
-    let own: Vec<kernel::RuleWeights> = (0..count)
-        .map(|_| kernel::RuleWeights {
-            separation: rng.random_range(0.0..3.0),
-            alignment: rng.random_range(-1.0..2.0),
-            cohesion: rng.random_range(0.0..2.0),
-        })
-        .collect();
-    let forces = grid_forces(&own);
-    let reference = forces_with(IndexKind::BruteForce, &own);
-    let scale = config.max_force * 7.0;
-    for (i, (r, f)) in reference.iter().zip(&forces).enumerate() {
-        assert!(
-            (*r - *f).length() <= 1e-5 * scale,
-            "boid {i}: brute {r}, grid {f}"
-        );
-    }
+    assert_own_weights_are_honoured(&config, &state, 91);
 }

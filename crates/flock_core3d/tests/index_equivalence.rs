@@ -6,8 +6,8 @@
 mod common;
 
 use common::{
-    State, assert_lanes_agree, assert_same_forces, available_lane_widths, built_index, cube,
-    forces_with, random_state, weighted_forces,
+    State, assert_lanes_agree, assert_own_weights_are_honoured, assert_same_forces,
+    available_lane_widths, built_index, cube, forces_with, random_state, weighted_forces,
 };
 use flock_core3d::{
     Bounds, EdgeMode, FlockConfig, Grid, IndexKind, NeighbourIndex, ScopedThreads, Serial,
@@ -335,4 +335,11 @@ fn periodic_boxes_under_three_cells_an_axis_fall_back_and_agree() {
     );
     assert_eq!(grid.dimensions(), (8, 8, 2));
     assert_same_forces(&config, &state, "2 layers, periodic", UNIFORM);
+}
+
+#[test]
+fn boids_with_their_own_weights_get_their_own_forces_across_the_seams() {
+    let config = in_cube(SIDE, EdgeMode::Wrap);
+    let state = random_state(2_000, config.bounds, config.max_speed, 92);
+    assert_own_weights_are_honoured(&config, &state, 93);
 }

@@ -6,8 +6,10 @@
 use super::kernel::index::Lanes;
 use super::kernel::{
     AnyIndex, Executor, FlockConfig, Grid, IndexKind, NeighbourIndex, NeighbourStats, RuleForces,
-    ScopedThreads, Serial, StepConstants, Vector, rule_forces,
+    RuleWeights, ScopedThreads, Serial, StepConstants, Vector, rule_forces,
 };
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
 
 /// Positions and velocities of a flock.
 #[derive(Clone, Debug)]
@@ -65,18 +67,70 @@ pub fn weighted_forces(
     state: &State,
     executor: &impl Executor,
 ) -> (Vec<Vector>, NeighbourStats) {
-    let (mut index, constants) = built_index(kind, config, state);
     let weights = vec![config.weights; state.positions.len()];
+    forces_with_weights(kind, config, state, &weights, executor)
+}
+
+/// [`weighted_forces`] with each boid's own `weights`.
+pub fn forces_with_weights(
+    kind: IndexKind,
+    config: &FlockConfig,
+    state: &State,
+    weights: &[RuleWeights],
+    executor: &impl Executor,
+) -> (Vec<Vector>, NeighbourStats) {
+    let (mut index, constants) = built_index(kind, config, state);
     let mut forces = vec![Vector::NAN; state.positions.len()];
     let stats = index.compute_forces(
         &constants,
         &state.positions,
         &state.velocities,
-        &weights,
+        weights,
         &mut forces,
         executor,
     );
     (forces, stats)
+}
+
+/// The grid skips gathering the weights when every boid has the same: one boid with its own
+/// must get its own force and every other boid the bits the shared weights gave, and boids
+/// each with their own weights must get brute force's forces.
+pub fn assert_own_weights_are_honoured(config: &FlockConfig, state: &State, seed: u64) {
+    let count = state.positions.len();
+    let grid = |weights: &[RuleWeights]| {
+        forces_with_weights(IndexKind::Grid, config, state, weights, &ScopedThreads(2)).0
+    };
+    let shared = grid(&vec![config.weights; count]);
+    let mut own = vec![config.weights; count];
+    let odd_one = count / 3;
+    own[odd_one].separation *= 3.0;
+    own[odd_one].cohesion = -0.5;
+    let forces = grid(&own);
+    for (i, (shared, force)) in shared.iter().zip(&forces).enumerate() {
+        if i != odd_one {
+            assert_eq!(shared.to_array(), force.to_array(), "boid {i}");
+        }
+    }
+    assert_ne!(forces[odd_one], shared[odd_one]);
+
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let own: Vec<RuleWeights> = (0..count)
+        .map(|_| RuleWeights {
+            separation: rng.random_range(0.0..3.0),
+            alignment: rng.random_range(-1.0..2.0),
+            cohesion: rng.random_range(0.0..2.0),
+        })
+        .collect();
+    let forces = grid(&own);
+    let (reference, _) = forces_with_weights(IndexKind::BruteForce, config, state, &own, &Serial);
+    // Every rule at max force, with the largest weights drawn.
+    let scale = config.max_force * 7.0;
+    for (i, (r, f)) in reference.iter().zip(&forces).enumerate() {
+        assert!(
+            (*r - *f).length() <= 1e-5 * scale,
+            "boid {i}: brute {r}, grid {f}"
+        );
+    }
 }
 
 /// The KD-tree's and the grid's candidates give brute force's neighbour sets and rule forces,
