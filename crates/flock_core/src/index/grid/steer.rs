@@ -245,7 +245,6 @@ impl Grid {
         // keep many loads in flight, rather than one random read per boid inside the pass.
         let order = &self.order;
         let chunk_len = chunk_len_for(count, executor.threads());
-        self.sorted_weights.resize(count, RuleWeights::default());
         self.sorted_forces.resize(count, Vector::ZERO);
         let boid = |slot: usize| order[slot] as usize;
         // The velocities are read at random (boid order is not cell order), once: gathered
@@ -267,6 +266,7 @@ impl Grid {
         // Most flocks give every boid the flock's weights: then there is nothing to gather.
         let uniform = uniform_weights(weights);
         if uniform.is_none() {
+            self.sorted_weights.resize(count, RuleWeights::default());
             fill(executor, &mut self.sorted_weights, chunk_len, |slot| {
                 weights[boid(slot)]
             });
