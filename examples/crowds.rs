@@ -1,6 +1,6 @@
-//! Two crowds crossing through a corridor. Blue walkers follow a flow field (the arrows) along
-//! the shortest way around the walls to the goal on the right; orange walkers seek the
-//! corridor, then the left side, dodging the walls as obstacles. Both predict when they would bump into each other
+//! Two crowds crossing through a corridor. Blue walkers follow a flow field (the arrows) along the
+//! shortest way around the walls to the goal on the right; orange walkers seek the corridor, then
+//! the left side, dodging the walls as obstacles. Both predict when they would bump into each other
 //! (unaligned collision avoidance) and dodge or brake; A switches that off and on, and the help
 //! line counts collisions per second. A walker that reaches its side starts again.
 

@@ -1,6 +1,6 @@
-//! Seed 001 (the ActionScript flocking tutorial): 30 vehicles in random colours, their velocity
-//! components random in +-10 pixels per frame, bouncing off the edges, each seeing only what is
-//! within its sight distance and not behind it (the seed's `dot >= 0`: a 180-degree view).
+//! The ActionScript flocking tutorial: 30 vehicles in random colours, their velocity components
+//! random in +-10 pixels per frame, bouncing off the edges, each seeing only what is within its
+//! sight distance and not behind it (the tutorial's `dot >= 0`: a 180-degree view).
 //!
 //! M switches the rules: the document's own `flock()` (seek the average position of those in
 //! sight, steer by their average velocity, flee each one too close; one force sum, truncated
@@ -24,13 +24,13 @@ const SIGHT: SightParams = SightParams {
     too_close: 60.0,
 };
 
-/// The seed's initial velocity: each component uniform in +-10 pixels per frame.
+/// The tutorial's initial velocity: each component uniform in +-10 pixels per frame.
 const START_VELOCITY: f32 = 10.0 * 60.0;
 
 /// Which rules the vehicles follow.
 #[derive(Resource, Clone, Copy, PartialEq, Eq)]
 enum Rules {
-    /// Seed 001's `flock()`, as written.
+    /// The tutorial's `flock()`, as written.
     Document,
     /// Reynolds' separation, alignment and cohesion (the kernel), with the view cone.
     Reynolds,
@@ -70,14 +70,14 @@ fn setup(
 ) {
     commands.spawn(Camera2d);
     *prefab = BoidPrefab {
-        image: assets.load("sprites/arrow.png"),
+        image: assets.load(BoidSprite::Arrow.asset_path()),
         size: Vec2::splat(26.0),
         colors: BoidColors::RandomHue {
             saturation: 0.8,
             lightness: 0.6,
         },
     };
-    // As the seed's `Flock()`: random positions, velocity components uniform in +-10 per frame
+    // As the tutorial's `Flock()`: random positions, velocity components uniform in +-10 per frame
     // (the first step truncates them to the max speed). The bounds follow the camera from the
     // first frame; the default window is what they will be.
     let bounds = settings.config.bounds;

@@ -1,7 +1,7 @@
-//! Seed 002's flock (the Unity port of Processing's *Flocking*): its 20 x 10 world with
-//! borders that jump to the opposite edge, 150 boids from the centre, click to add one (up to
-//! 600); V switches to the seed's first version (50 boids, up to 200) and back (`--first` starts
-//! there). With the tuning panel (`--no-panel` to leave it out).
+//! Processing's *Flocking* as ported to Unity: its 20 x 10 world with borders that jump to the
+//! opposite edge, 150 boids from the centre, click to add one (up to 600); V switches to the port's
+//! first version (50 boids, up to 200) and back (`--first` starts there). With the tuning panel
+//! (`--no-panel` to leave it out).
 
 mod support;
 
@@ -10,7 +10,7 @@ use bevy_flock::UiWantsInput;
 use bevy_flock::prelude::*;
 use bevy_flock::presets::{UNITY_PIXELS_PER_UNIT, unity_port, unity_port_first};
 
-/// The seed's boids start at one unit per frame (50 times max speed) until their first step.
+/// The port's boids start at one unit per frame (50 times max speed) until their first step.
 const START_SPEED: f32 = 60.0 * UNITY_PIXELS_PER_UNIT;
 
 /// The second version's flock at start, and what the panel's Reset respawns: 150 at the origin.
@@ -52,7 +52,7 @@ fn main() {
     app.run();
 }
 
-/// Which of seed 002's two versions runs.
+/// Which of the Unity port's two versions runs.
 #[derive(Resource, Clone, Copy, PartialEq, Eq)]
 enum Version {
     First,
@@ -77,26 +77,11 @@ fn setup(
     mut prefab: ResMut<BoidPrefab>,
 ) {
     commands.spawn(Camera2d);
-    let all = vec![
-        BoidPrefab {
-            image: assets.load("sprites/arrow.png"),
-            size: Vec2::splat(22.0),
-            colors: BoidColors::Single(Color::srgb(0.55, 0.85, 1.0)),
-        },
-        BoidPrefab {
-            image: assets.load("sprites/fish.png"),
-            size: Vec2::splat(26.0),
-            colors: BoidColors::RandomHue {
-                saturation: 0.75,
-                lightness: 0.62,
-            },
-        },
-        BoidPrefab {
-            image: assets.load("sprites/bird.png"),
-            size: Vec2::splat(28.0),
-            colors: BoidColors::Single(Color::srgb(1.0, 0.78, 0.45)),
-        },
-    ];
+    // The three sprites bundled with the crate, each in its own colours.
+    let all: Vec<BoidPrefab> = BoidSprite::ALL
+        .iter()
+        .map(|sprite| sprite.prefab(&assets))
+        .collect();
     *prefab = all[0].clone();
     commands.insert_resource(Prefabs { all, current: 0 });
     commands.queue(match *version {

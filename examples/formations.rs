@@ -119,7 +119,7 @@ struct Selected {
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>) {
     commands.spawn(Camera2d);
-    let image: Handle<Image> = assets.load("sprites/arrow.png");
+    let image: Handle<Image> = assets.load(BoidSprite::Arrow.asset_path());
     let sprite = |colour: Color, size: f32| Sprite {
         image: image.clone(),
         color: colour,

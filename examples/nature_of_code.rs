@@ -1,7 +1,7 @@
-//! Seed 000 (*The Nature of Code*, 6.11): 100 vehicles in the document's 320 x 240 sketch,
-//! shown three times as large (the frame), keeping apart (the document's `separate()`, within
-//! its 20 pixels) and seeking the mouse. Max speed 3 and max force 0.2 per frame and the
-//! weights 1.5 (separation) and 0.5 (seek) are *The Nature of Code*'s, not this document's.
+//! *The Nature of Code*, 6.11: 100 vehicles in the document's 320 x 240 sketch, shown three times
+//! as large (the frame), keeping apart (the document's `separate()`, within its 20 pixels) and
+//! seeking the mouse. Max speed 3 and max force 0.2 per frame and the weights 1.5 (separation) and
+//! 0.5 (seek) are *The Nature of Code*'s, not this document's.
 
 mod support;
 
@@ -38,7 +38,7 @@ fn main() {
 fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<BoidPrefab>) {
     commands.spawn(Camera2d);
     *prefab = BoidPrefab {
-        image: assets.load("sprites/arrow.png"),
+        image: assets.load(BoidSprite::Arrow.asset_path()),
         size: Vec2::splat(24.0),
         colors: BoidColors::Single(Color::srgb(0.75, 0.75, 0.78)),
     };

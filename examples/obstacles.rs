@@ -91,7 +91,7 @@ fn main() {
 fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<BoidPrefab>) {
     commands.spawn(Camera2d);
     *prefab = BoidPrefab {
-        image: assets.load("sprites/fish.png"),
+        image: assets.load(BoidSprite::Fish.asset_path()),
         size: Vec2::splat(18.0),
         colors: BoidColors::RandomHue {
             saturation: 0.6,

@@ -109,7 +109,7 @@ struct Station;
 
 fn sprite(assets: &AssetServer, colour: Color, size: f32) -> Sprite {
     Sprite {
-        image: assets.load("sprites/arrow.png"),
+        image: assets.load(BoidSprite::Arrow.asset_path()),
         color: colour,
         custom_size: Some(Vec2::splat(size)),
         ..default()

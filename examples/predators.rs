@@ -41,14 +41,14 @@ fn main() {
 fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<BoidPrefab>) {
     commands.spawn(Camera2d);
     *prefab = BoidPrefab {
-        image: assets.load("sprites/fish.png"),
+        image: assets.load(BoidSprite::Fish.asset_path()),
         size: Vec2::splat(20.0),
         colors: BoidColors::RandomHue {
             saturation: 0.6,
             lightness: 0.65,
         },
     };
-    let bird = assets.load("sprites/bird.png");
+    let bird = assets.load(BoidSprite::Bird.asset_path());
     commands.queue(move |world: &mut World| {
         for prey in bevy_flock::spawn_boids(world, 400, Placement::RandomInBounds) {
             world.entity_mut(prey).insert(Species(PREY));

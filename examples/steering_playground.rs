@@ -1,18 +1,18 @@
-//! Seed 003 (the cocos2d-x crowd demo): its modes, keys 1 to 9. Start in another mode with its
-//! number as the first argument.
+//! The cocos2d-x crowd demo: its modes, keys 1 to 9. Start in another mode with its number as the
+//! first argument.
 //!
 //! 1 seek (arrive, slowing within 150 px), 2 flee (within 100 px), 3 wander (home radius 200),
-//! 4 pursuit (a click resets both vehicles and switches the pursuit off or on, as the seed's
+//! 4 pursuit (a click resets both vehicles and switches the pursuit off or on, as the demo's
 //! `switchPursuitObj`), 5 seek while fleeing seven wanderers (home radius 200; the yellow
 //! 100-pixel circles around them are the flee radius and move with them). A click sets the
-//! target of modes 1 to 5. Then 30 nodes of the seed's crowd (`FlockConfig::crowd*`, also the
+//! target of modes 1 to 5. Then 30 nodes of the demo's crowd (`FlockConfig::crowd*`, also the
 //! panel's presets): 6 cohesion only, 7 separation only, 8 alignment only, 9 the crowd with
-//! the seed's weight mixes (M: cohesion / separation / alignment 0.5 / 30 / 1, 0.5 / 30 / 0,
+//! the demo's weight mixes (M: cohesion / separation / alignment 0.5 / 30 / 1, 0.5 / 30 / 0,
 //! 0.5 / 0 / 1, 0 / 30 / 1; see `FlockConfig::crowd` for how a separation weight of 30 maps onto
-//! ours). A click re-scatters the crowd, as a touch does in the seed.
+//! ours). A click re-scatters the crowd, as a touch does in the demo.
 //!
-//! Every vehicle avoids the walls as the seed's `MoveNode` does: it looks 50 pixels ahead and
-//! is pushed inwards at its `_speed` per frame. The seed's units are pixels per frame: its
+//! Every vehicle avoids the walls as the demo's `MoveNode` does: it looks 50 pixels ahead and
+//! is pushed inwards at its `_speed` per frame. The demo's units are pixels per frame: its
 //! player (speed 400 px/s, max force 20, mass 10) changes velocity by at most 20 / 10 px per
 //! frame each frame, 7200 px/s², which is what its `MotionLimits` give here.
 
@@ -24,11 +24,11 @@ use bevy_flock::presets::crowd;
 use bevy_flock::{FlockRng, UiWantsInput};
 use rand::RngExt;
 
-/// Per frame to per second, at the seed's 60 fps.
+/// Per frame to per second, at the demo's 60 fps.
 const FPS: f32 = 60.0;
 
-/// A seed 003 vehicle: every one has max force 20 (per frame); speeds and masses differ.
-const fn seed_vehicle(max_speed: f32, mass: f32) -> MotionLimits {
+/// A vehicle of the demo: every one has max force 20 (per frame); speeds and masses differ.
+const fn demo_vehicle(max_speed: f32, mass: f32) -> MotionLimits {
     MotionLimits {
         max_speed,
         max_force: 20.0 * FPS * FPS,
@@ -36,21 +36,21 @@ const fn seed_vehicle(max_speed: f32, mass: f32) -> MotionLimits {
     }
 }
 
-/// The seed's player: seeks, flees, is pursued.
-const PLAYER: MotionLimits = seed_vehicle(400.0, 10.0);
-/// The seed's wanderer.
-const WANDERER: MotionLimits = seed_vehicle(100.0, 20.0);
-/// The seed's pursuer: the player's numbers.
-const PURSUER: MotionLimits = seed_vehicle(400.0, 10.0);
-/// The seed's wandering threats in mode 5.
-const FLEE_NODE: MotionLimits = seed_vehicle(50.0, 10.0);
+/// The demo's player: seeks, flees, is pursued.
+const PLAYER: MotionLimits = demo_vehicle(400.0, 10.0);
+/// The demo's wanderer.
+const WANDERER: MotionLimits = demo_vehicle(100.0, 20.0);
+/// The demo's pursuer: the player's numbers.
+const PURSUER: MotionLimits = demo_vehicle(400.0, 10.0);
+/// The demo's wandering threats in mode 5.
+const FLEE_NODE: MotionLimits = demo_vehicle(50.0, 10.0);
 
 /// Every node's `_speed`, px/s: 400 for the player, wanderer, pursuer and fleers, 300 for the
 /// crowd's nodes.
 const NODE_SPEED: f32 = 400.0;
 const CROWD_SPEED: f32 = 300.0;
 
-/// The seed's wall avoidance on a node: look 50 pixels ahead, push at its `_speed` per frame
+/// The demo's wall avoidance on a node: look 50 pixels ahead, push at its `_speed` per frame
 /// (the weight is that speed over its max speed).
 fn walls(speed: f32, max_speed: f32) -> AvoidWalls {
     AvoidWalls {
@@ -59,14 +59,14 @@ fn walls(speed: f32, max_speed: f32) -> AvoidWalls {
     }
 }
 
-/// The seed's screen has its origin bottom left and its size is not given; its points of modes
+/// The demo's screen has its origin bottom left and its size is not given; its points of modes
 /// 1 to 5, moved to be centred here.
-fn from_seed(x: f32, y: f32) -> Vec2 {
+fn from_demo(x: f32, y: f32) -> Vec2 {
     Vec2::new(x - 560.0, y - 400.0)
 }
 
 /// The same for the crowd's rectangles (x 100 to 1300, y 100 to 540).
-fn from_crowd_seed(x: f32, y: f32) -> Vec2 {
+fn from_crowd_demo(x: f32, y: f32) -> Vec2 {
     Vec2::new(x - 700.0, y - 320.0)
 }
 
@@ -84,7 +84,7 @@ fn main() {
         })
         .insert_resource(Mode(mode))
         .insert_resource(Mix(0))
-        .insert_resource(ClickPoint(from_seed(800.0, 500.0)))
+        .insert_resource(ClickPoint(from_demo(800.0, 500.0)))
         .init_resource::<Trail>()
         .add_plugins(BoidsPlugin::default().with_seed(3))
         .add_plugins(support::HelpLinePlugin(""))
@@ -115,7 +115,7 @@ struct Mode(u8);
 #[derive(Resource)]
 struct Mix(usize);
 
-/// Seed 003's weight mixes: cohesion, separation, alignment.
+/// The demo's weight mixes: cohesion, separation, alignment.
 const MIXES: [(f32, f32, f32); 4] = [
     (0.5, 30.0, 1.0),
     (0.5, 30.0, 0.0),
@@ -127,7 +127,7 @@ const MIXES: [(f32, f32, f32); 4] = [
 #[derive(Resource)]
 struct ClickPoint(Vec2);
 
-/// The player's path, drawn as the seed draws dots where it has been.
+/// The player's path, drawn as the demo draws dots where it has been.
 #[derive(Resource, Default)]
 struct Trail(Vec<Vec2>);
 
@@ -142,7 +142,7 @@ struct Player;
 #[derive(Component)]
 struct Pursuer(Pursue);
 
-/// A circle the seed draws: a target's slow radius, a flee radius, a wander home.
+/// A circle the demo draws: a target's slow radius, a flee radius, a wander home.
 #[derive(Component)]
 struct Marker {
     radius: f32,
@@ -153,7 +153,7 @@ struct Marker {
 #[derive(Component)]
 struct ClickMarker;
 
-/// How the seed scatters its crowd on a touch: a rectangle (seed coordinates) and whether the
+/// How the demo scatters its crowd on a touch: a rectangle (the demo's coordinates) and whether the
 /// nodes get a random unit velocity (one pixel per frame) or stop (`setPos` zeroes it).
 #[derive(Resource, Clone, Copy)]
 struct Scatter {
@@ -165,7 +165,7 @@ struct Scatter {
 fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<BoidPrefab>) {
     commands.spawn(Camera2d);
     *prefab = BoidPrefab {
-        image: assets.load("sprites/arrow.png"),
+        image: assets.load(BoidSprite::Arrow.asset_path()),
         size: Vec2::splat(22.0),
         colors: BoidColors::Single(Color::srgb(0.55, 0.85, 1.0)),
     };
@@ -220,7 +220,7 @@ fn vehicle(
         }),
         Transform::from_translation(at.extend(1.0)),
         Sprite {
-            image: assets.load("sprites/arrow.png"),
+            image: assets.load(BoidSprite::Arrow.asset_path()),
             color: colour,
             custom_size: Some(Vec2::splat(size)),
             ..default()
@@ -256,8 +256,8 @@ fn build_scene(
     let white = Color::srgb(0.95, 0.95, 0.95);
     let green = Color::srgb(0.4, 0.9, 0.45);
     let target = click.0;
-    let start = from_seed(100.0, 100.0);
-    // The seed's player seeks at its `_speed` (400, the same as its max speed).
+    let start = from_demo(100.0, 100.0);
+    // The demo's player seeks at its `_speed` (400, the same as its max speed).
     let arrive = |target| Arrive {
         target: Target::Point(target),
         slow_radius: 150.0,
@@ -278,14 +278,14 @@ fn build_scene(
                 marker(150.0, Color::srgba(0.0, 1.0, 1.0, 0.5)),
             ));
             if mode.0 == 4 {
-                // The seed predicts nothing (its prediction is commented out): no look-ahead.
+                // The demo predicts nothing (its prediction is commented out): no look-ahead.
                 let pursue = Pursue {
                     target: player,
                     max_look_ahead: 0.0,
                     weight: 1.0,
                 };
                 commands.spawn((
-                    vehicle(&assets, from_seed(100.0, 500.0), PURSUER, green, 26.0),
+                    vehicle(&assets, from_demo(100.0, 500.0), PURSUER, green, 26.0),
                     Pursuer(pursue),
                     pursue,
                 ));
@@ -293,7 +293,7 @@ fn build_scene(
         }
         2 => {
             // Ours: the player starts beside the flee point so the mode shows something before
-            // the first click (the seed starts it at (100, 100), fleeing only a click near it).
+            // the first click (the demo starts it at (100, 100), fleeing only a click near it).
             commands.spawn((
                 vehicle(
                     &assets,
@@ -335,10 +335,10 @@ fn build_scene(
                 (650.0, 400.0),
                 (850.0, 550.0),
             ]
-            .map(|(x, y)| from_seed(x, y));
+            .map(|(x, y)| from_demo(x, y));
             let mut threats = Vec::new();
             for home in homes {
-                // The seed's fleer: wanders around its home (radius 200); its yellow circle is
+                // The demo's fleer: wanders around its home (radius 200); its yellow circle is
                 // the player's flee radius, drawn where the fleer is.
                 threats.push(Target::Entity(
                     commands
@@ -366,15 +366,15 @@ fn build_scene(
             ));
         }
         crowd_mode => {
-            // Seed 003's nodes, shared with the panel's presets (radii, speeds, weights), and
-            // where the seed scatters them.
+            // The demo's nodes, shared with the panel's presets (radii, speeds, weights), and
+            // where the demo scatters them.
             let (config, scatter) = match crowd_mode {
                 6 => (FlockConfig::crowd_cohesion_only(), crowd_scatter(false)),
                 7 => (
                     FlockConfig::crowd_separation_only(),
                     Scatter {
-                        low: from_crowd_seed(650.0, 250.0),
-                        high: from_crowd_seed(700.0, 300.0),
+                        low: from_crowd_demo(650.0, 250.0),
+                        high: from_crowd_demo(700.0, 300.0),
                         moving: false,
                     },
                 ),
@@ -405,13 +405,13 @@ fn build_scene(
 /// Modes 6, 8 and 9 scatter the crowd over x 100 to 1300, y 100 to 540.
 fn crowd_scatter(moving: bool) -> Scatter {
     Scatter {
-        low: from_crowd_seed(100.0, 100.0),
-        high: from_crowd_seed(1300.0, 540.0),
+        low: from_crowd_demo(100.0, 100.0),
+        high: from_crowd_demo(1300.0, 540.0),
         moving,
     }
 }
 
-/// The seed's `showCrowdModel` and its siblings: every crowd node to a random point of the
+/// The demo's `showCrowdModel` and its siblings: every crowd node to a random point of the
 /// mode's rectangle, with a random unit velocity or none.
 fn scatter_crowd(world: &mut World) {
     let Some(scatter) = world.get_resource::<Scatter>().copied() else {
@@ -443,7 +443,7 @@ fn scatter_crowd(world: &mut World) {
     }
 }
 
-/// The seed's wanderer (and fleer): [`WanderParams::SEED_003`] around `home`, radius 200,
+/// The demo's wanderer (and fleer): [`WanderParams::SEED_003`] around `home`, radius 200,
 /// pulled back at 50 px per frame.
 fn wanderer(home: Vec2) -> Wander {
     Wander {
@@ -508,12 +508,12 @@ fn click(
     }
 }
 
-/// The seed's `showPursuitModel` on a touch: the player back to (100, 100) and the pursuer to
+/// The demo's `showPursuitModel` on a touch: the player back to (100, 100) and the pursuer to
 /// (100, 500), both at rest, and the pursuit switched: off (the pursuer stays where it is) or on.
 fn switch_pursuit(world: &mut World) {
     let mut players = world.query_filtered::<(&mut Transform, &mut Velocity), With<Player>>();
     for (mut transform, mut velocity) in players.iter_mut(world) {
-        transform.translation = from_seed(100.0, 100.0).extend(transform.translation.z);
+        transform.translation = from_demo(100.0, 100.0).extend(transform.translation.z);
         velocity.0 = Vec2::ZERO;
     }
     let mut pursuers = world.query::<(Entity, &Pursuer, Has<Pursue>)>();
@@ -524,7 +524,7 @@ fn switch_pursuit(world: &mut World) {
     for (entity, pursue, on) in pursuers {
         let mut pursuer = world.entity_mut(entity);
         if let Some(mut transform) = pursuer.get_mut::<Transform>() {
-            transform.translation = from_seed(100.0, 500.0).extend(transform.translation.z);
+            transform.translation = from_demo(100.0, 500.0).extend(transform.translation.z);
         }
         if let Some(mut velocity) = pursuer.get_mut::<Velocity>() {
             velocity.0 = Vec2::ZERO;

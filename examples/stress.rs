@@ -46,7 +46,8 @@ fn main() {
     app.run();
 }
 
-/// The boid count from the first argument that is not a `--flag`, else `FLOCK_BOIDS`, else the default.
+/// The boid count from the first argument that is not a `--flag`, else `FLOCK_BOIDS`, else the
+/// default.
 fn boid_count() -> usize {
     let from_argument = std::env::args()
         .skip(1)

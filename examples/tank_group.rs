@@ -1,14 +1,13 @@
-//! Seed 004's tank group (the Unity `TankGroup` and `TankBehaviour`): three groups of eight
-//! tanks. Each tank heads for its group's target, keeps apart from the tanks near it and moves
-//! with them (the seed's keep, target and move weights), eases to a stop near the target, and
-//! drives as the seed's `Drive` does: it turns at most 20 degrees a second (at the full rate when
-//! the target is behind it), slows while turning, and reverses when the way it wants to go is
-//! well behind it. A click sets the selected group's target; Tab selects the next group. Yellow
-//! lines join each tank to the mates it is keeping its distance from, as the seed's
-//! `Debug.DrawLine` does.
+//! The Unity tank group (its `TankGroup` and `TankBehaviour`): three groups of eight tanks. Each
+//! tank heads for its group's target, keeps apart from the tanks near it and moves with them (the
+//! document's keep, target and move weights), eases to a stop near the target, and drives as the
+//! document's `Drive` does: it turns at most 20 degrees a second (at the full rate when the target
+//! is behind it), slows while turning, and reverses when the way it wants to go is well behind it.
+//! A click sets the selected group's target; Tab selects the next group. Yellow lines join each
+//! tank to the mates it is keeping its distance from, as the document's `Debug.DrawLine` does.
 //!
 //! One scale throughout: 10 pixels per Unity unit (`presets::TANK_PIXELS_PER_UNIT`), so the
-//! seed's speed of 5 is 50 px/s and its keep distance of 10 is 100 px.
+//! document's speed of 5 is 50 px/s and its keep distance of 10 is 100 px.
 
 mod support;
 
@@ -59,7 +58,7 @@ struct Selected {
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>) {
     commands.spawn(Camera2d);
-    let sprite = assets.load("sprites/arrow.png");
+    let sprite = assets.load(BoidSprite::Arrow.asset_path());
     let starts = [
         Vec2::new(-450.0, -200.0),
         Vec2::new(-450.0, 200.0),
@@ -79,7 +78,7 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
             })
             .id();
         groups.push(group);
-        // Seed 004's tank: 5 units a second, 20 degrees a second.
+        // The document's tank: 5 units a second, 20 degrees a second.
         let unity = DriveParams::default();
         let drive = DriveParams {
             move_speed: unity.move_speed * TANK_PIXELS_PER_UNIT,

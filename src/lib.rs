@@ -5,8 +5,6 @@ mod behaviours;
 mod clock;
 mod components;
 mod dimension;
-#[cfg(flock_3d)]
-mod facing_lanes;
 mod lockstep;
 #[cfg(all(feature = "render", flock_3d))]
 mod meshes;
@@ -25,6 +23,8 @@ pub mod presets;
 mod rng;
 mod settings;
 mod spawn;
+#[cfg(all(feature = "render", not(flock_3d)))]
+mod sprites;
 mod steer;
 
 #[cfg(feature = "avian")]
@@ -51,6 +51,8 @@ pub use plugin::{BoidsPlugin, FlockSystems};
 pub use pointer::{ClickToSpawn, CursorWorldPosition, UiWantsInput};
 #[cfg(feature = "render")]
 pub use prefab::{BoidColors, BoidPrefab, PrefabStyled};
+#[cfg(all(feature = "render", not(flock_3d)))]
+pub use sprites::BoidSprite;
 pub use rng::FlockRng;
 #[cfg(all(feature = "render", not(flock_3d)))]
 pub use settings::FlockCamera;
@@ -74,7 +76,7 @@ pub mod prelude {
     #[cfg(flock_3d)]
     pub use crate::Banking;
     #[cfg(all(feature = "render", not(flock_3d)))]
-    pub use crate::FlockCamera;
+    pub use crate::{BoidSprite, FlockCamera};
     pub use crate::{
         Acceleration, Arrive, AvoidObstacles, AvoidWalls, Boid, BoidGroup, BoidsPlugin,
         BoundsSource, Evade, Flee, FlockClock, FlockRng, FlockSettings, FlockSystems, GroupMember,

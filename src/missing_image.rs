@@ -107,6 +107,7 @@ mod tests {
 
     use bevy::asset::io::AssetReaderError;
     use bevy::asset::{AssetLoadError, AssetPlugin};
+    use bevy::time::TimeUpdateStrategy;
     use bevy::image::{CompressedImageFormats, ImageLoader, ImagePlugin};
 
     use super::*;
@@ -199,6 +200,14 @@ mod tests {
             .collect();
         assert_eq!(images, vec![triangle.id(); 5]);
         assert!(app.world().resource::<Assets<Image>>().contains(&triangle));
+        // A few fixed steps, so every boid has turned to face its velocity.
+        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+            1.0 / 60.0,
+        )));
+        for _ in 0..3 {
+            app.update();
+        }
+        assert_each_triangle_points_along_its_velocity(&mut app);
 
         // A boid spawned after the failure gets the triangle too.
         spawn_boids(app.world_mut(), 1, Placement::At(Vec2::ONE));
@@ -219,5 +228,57 @@ mod tests {
             "{report}"
         );
         assert_eq!(missing.failed.len(), 1);
+    }
+
+    /// Reads the triangle's pixels as each boid's sprite lays them out in the world (its
+    /// transform and size): the shape's tip, the opaque pixel farthest ahead, lies on the line
+    /// of the boid's velocity, and most of its area lies behind the centre, towards the base.
+    fn assert_each_triangle_points_along_its_velocity(app: &mut App) {
+        let mut boids = app
+            .world_mut()
+            .query_filtered::<(&Sprite, &Transform, &crate::Velocity), With<Boid>>();
+        let world = app.world();
+        let images = world.resource::<Assets<Image>>();
+        let mut checked = 0;
+        for (sprite, transform, velocity) in boids.iter(world) {
+            let image = images.get(&sprite.image).unwrap();
+            let size = sprite.custom_size.unwrap();
+            let heading = velocity.0.normalize();
+            let (width, height) = (image.width(), image.height());
+            let (mut ahead, mut behind) = (0, 0);
+            let mut tip = Vec2::ZERO;
+            for y in 0..height {
+                for x in 0..width {
+                    if image.get_color_at(x, y).unwrap().alpha() < 0.5 {
+                        continue;
+                    }
+                    // Image rows run down, the sprite's y up; the sprite is centred.
+                    let local = Vec2::new(
+                        ((x as f32 + 0.5) / width as f32 - 0.5) * size.x,
+                        (0.5 - (y as f32 + 0.5) / height as f32) * size.y,
+                    );
+                    let at = transform.transform_point(local.extend(0.0)).truncate()
+                        - transform.translation.truncate();
+                    if at.dot(heading) > 0.0 {
+                        ahead += 1;
+                    } else {
+                        behind += 1;
+                    }
+                    if at.dot(heading) > tip.dot(heading) {
+                        tip = at;
+                    }
+                }
+            }
+            assert_ne!(transform.rotation, Quat::IDENTITY, "the boid has not turned yet");
+            // A triangle pointing forward has three quarters of its area behind its centre.
+            assert!(behind > 2 * ahead, "{behind} pixels behind, {ahead} ahead");
+            let off_the_line = tip.perp_dot(heading).abs();
+            assert!(
+                tip.dot(heading) > 0.4 * size.x && off_the_line < 0.1 * size.y,
+                "the tip is at {tip}, the boid flies along {heading}"
+            );
+            checked += 1;
+        }
+        assert!(checked > 0);
     }
 }

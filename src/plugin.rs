@@ -112,7 +112,11 @@ impl Plugin for BoidsPlugin {
     fn finish(&self, app: &mut App) {
         // Checked here, once every plugin is built: only an app with images can miss one.
         #[cfg(all(feature = "render", not(flock_3d)))]
-        crate::missing_image::add_missing_image_fallback(app);
+        {
+            crate::missing_image::add_missing_image_fallback(app);
+            // The asset server is there by now whatever the order the plugins were added in.
+            crate::sprites::add_bundled_sprites(app);
+        }
         // Likewise only an app with meshes gets the default bird.
         #[cfg(all(feature = "render", flock_3d))]
         crate::prefab::add_default_mesh(app);

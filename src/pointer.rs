@@ -9,7 +9,8 @@ use crate::dimension::{WorldCamera, cursor_in_world};
 
 use crate::spawn::{Placement, SpawnBoids};
 
-/// Whether a click adds a boid at the cursor (seed 002), and with which button.
+/// Whether a click adds a boid at the cursor (as in Processing's *Flocking* ported to Unity), and
+/// with which button.
 #[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Resource, Debug)]
 pub struct ClickToSpawn {

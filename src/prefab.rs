@@ -8,27 +8,30 @@ use crate::rng::FlockRng;
 
 /// How every boid looks: change this one resource and every boid the plugin styled is restyled.
 ///
-/// Boids spawned with a [`Sprite`] of their own keep it.
+/// Boids spawned with a [`Sprite`] of their own keep it. In an app with an asset server the
+/// plugin starts with the bundled arrow ([`BoidSprite::Arrow`](crate::BoidSprite)), in light
+/// blue; [`BoidSprite`](crate::BoidSprite) has the fish and the bird, and any image of the app's
+/// own works the same way:
 ///
 /// ```
 /// use bevy::prelude::*;
 /// use bevy_flock::prelude::*;
 ///
-/// fn use_fish(mut prefab: ResMut<BoidPrefab>, assets: Res<AssetServer>) {
+/// fn use_own_image(mut prefab: ResMut<BoidPrefab>, assets: Res<AssetServer>) {
 ///     *prefab = BoidPrefab {
-///         image: assets.load("sprites/fish.png"),
+///         image: assets.load("sprites/my_fish.png"),
 ///         size: Vec2::new(28.0, 28.0),
 ///         colors: BoidColors::RandomHue { saturation: 0.7, lightness: 0.6 },
 ///     };
 /// }
-/// # bevy::ecs::system::assert_is_system(use_fish);
+/// # bevy::ecs::system::assert_is_system(use_own_image);
 /// ```
 #[cfg(not(flock_3d))]
 #[derive(Resource, Reflect, Debug, Clone, PartialEq)]
 #[reflect(Resource, Debug, Default)]
 pub struct BoidPrefab {
-    /// The sprite image, drawn pointing along +x. The default handle is Bevy's plain white
-    /// image, so the default prefab is a coloured square.
+    /// The sprite image, drawn pointing along +x. `BoidPrefab::default()` has Bevy's plain
+    /// white image, a square: what an app without an asset server (a server) keeps.
     pub image: Handle<Image>,
     /// The sprite's size in world units.
     pub size: Vec2,
@@ -77,8 +80,9 @@ type Look = Mesh3d;
 pub enum BoidColors {
     /// Every boid in one colour.
     Single(Color),
-    /// Each boid its own hue (seed 001), drawn once per boid from the flock's RNG (its looks
-    /// generator), so switching prefabs keeps each boid's colour.
+    /// Each boid its own hue (as in the ActionScript flocking tutorial), drawn once per boid
+    /// from the flock's RNG (its looks generator), so switching prefabs keeps each boid's
+    /// colour.
     RandomHue {
         /// HSL saturation, 0 to 1.
         saturation: f32,

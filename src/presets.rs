@@ -23,7 +23,8 @@ pub struct Preset {
     pub settings: fn() -> FlockSettings,
 }
 
-/// Every preset: the documents' scenes (seeds 000 to 004), Processing's flock, and two of ours.
+/// Every preset: the scene of each source document (see `docs/seeds.md`), Processing's flock,
+/// and two of ours.
 pub fn all() -> &'static [Preset] {
     &[
         Preset {
@@ -33,76 +34,83 @@ pub fn all() -> &'static [Preset] {
             settings: processing,
         },
         Preset {
-            name: "Nature of Code (seed 000)",
-            about: "seed 000's 320 x 240 sketch, three times as large: separation within 20 px",
-            file: "seed_000_nature_of_code.ron",
+            name: "The Nature of Code",
+            about: "The Nature of Code's 320 x 240 sketch, three times as large: separation \
+                    within 20 px",
+            file: "nature_of_code.ron",
             settings: nature_of_code,
         },
         Preset {
-            name: "Field of view (seed 001)",
-            about: "seed 001's half-plane view and bouncing edges, with Reynolds' rules",
-            file: "seed_001_field_of_view.ron",
+            name: "Field of view",
+            about: "the ActionScript flocking tutorial's half-plane view and bouncing edges, \
+                    with Reynolds' rules",
+            file: "field_of_view.ron",
             settings: field_of_view,
         },
         Preset {
-            name: "Unity port, first version (seed 002)",
-            about: "seed 002's first version: max force 0.003, radii 0.75 / 1.1 / 1.1, \
-                    weights 0.15 / 0.1 / 0.1",
-            file: "seed_002_unity_port_first.ron",
+            name: "Unity port, first version",
+            about: "Processing's Flocking as ported to Unity, first version: max force 0.003, \
+                    radii 0.75 / 1.1 / 1.1, weights 0.15 / 0.1 / 0.1",
+            file: "unity_port_first.ron",
             settings: unity_port_first,
         },
         Preset {
-            name: "Unity port (seed 002)",
-            about: "seed 002's second version: constant speed, rescaled forces, jumping borders",
-            file: "seed_002_unity_port.ron",
+            name: "Unity port",
+            about: "Processing's Flocking as ported to Unity, second version: constant speed, \
+                    rescaled forces, jumping borders",
+            file: "unity_port.ron",
             settings: unity_port,
         },
         Preset {
-            name: "Crowd: cohesion only (seed 003)",
-            about: "seed 003's cohesion node: radius 100, max speed 50",
-            file: "seed_003_cohesion_only.ron",
+            name: "Crowd: cohesion only",
+            about: "the cocos2d-x crowd demo's cohesion node: radius 100, max speed 50",
+            file: "crowd_cohesion_only.ron",
             settings: || crowd(FlockConfig::crowd_cohesion_only()),
         },
         Preset {
-            name: "Crowd: separation only (seed 003)",
-            about: "seed 003's separation node: radius 30, max speed 50",
-            file: "seed_003_separation_only.ron",
+            name: "Crowd: separation only",
+            about: "the cocos2d-x crowd demo's separation node: radius 30, max speed 50",
+            file: "crowd_separation_only.ron",
             settings: || crowd(FlockConfig::crowd_separation_only()),
         },
         Preset {
-            name: "Crowd: alignment only (seed 003)",
-            about: "seed 003's alignment node: radius 150, max speed 150",
-            file: "seed_003_alignment_only.ron",
+            name: "Crowd: alignment only",
+            about: "the cocos2d-x crowd demo's alignment node: radius 150, max speed 150",
+            file: "crowd_alignment_only.ron",
             settings: || crowd(FlockConfig::crowd_alignment_only()),
         },
         Preset {
-            name: "Crowd: cohesion and separation (seed 003)",
-            about: "seed 003's mix 0.5 / 30 / 0: a clump with no common heading",
-            file: "seed_003_cohesion_separation.ron",
+            name: "Crowd: cohesion and separation",
+            about: "the cocos2d-x crowd demo's mix 0.5 / 30 / 0: a clump with no common heading",
+            file: "crowd_cohesion_separation.ron",
             settings: || crowd(FlockConfig::crowd_mix(0.5, 30.0, 0.0)),
         },
         Preset {
-            name: "Crowd: cohesion and alignment (seed 003)",
-            about: "seed 003's mix 0.5 / 0 / 1: gathers almost into one point, moving",
-            file: "seed_003_cohesion_alignment.ron",
+            name: "Crowd: cohesion and alignment",
+            about: "the cocos2d-x crowd demo's mix 0.5 / 0 / 1: gathers almost into one point, \
+                    moving",
+            file: "crowd_cohesion_alignment.ron",
             settings: || crowd(FlockConfig::crowd_mix(0.5, 0.0, 1.0)),
         },
         Preset {
-            name: "Crowd: separation and alignment (seed 003)",
-            about: "seed 003's mix 0 / 30 / 1: follows its neighbours, easily spreads out",
-            file: "seed_003_separation_alignment.ron",
+            name: "Crowd: separation and alignment",
+            about: "the cocos2d-x crowd demo's mix 0 / 30 / 1: follows its neighbours, easily \
+                    spreads out",
+            file: "crowd_separation_alignment.ron",
             settings: || crowd(FlockConfig::crowd_mix(0.0, 30.0, 1.0)),
         },
         Preset {
-            name: "Crowd: all three (seed 003)",
-            about: "seed 003's crowd node: cohesion 0.5, separation 30 (2 here), alignment 1",
-            file: "seed_003_crowd.ron",
+            name: "Crowd: all three",
+            about: "the cocos2d-x crowd demo's crowd node: cohesion 0.5, separation 30 (2 here), \
+                    alignment 1",
+            file: "crowd.ron",
             settings: || crowd(FlockConfig::crowd()),
         },
         Preset {
-            name: "Tank group (seed 004)",
-            about: "seed 004's tank scene: no flocking (the groups drive the tanks), no edges",
-            file: "seed_004_tank_group.ron",
+            name: "Tank group",
+            about: "the Unity tank group's scene: no flocking (the groups drive the tanks), \
+                    no edges",
+            file: "tank_group.ron",
             settings: tank_group,
         },
         Preset {
@@ -120,11 +128,12 @@ pub fn all() -> &'static [Preset] {
     ]
 }
 
-/// Seed 002's world is 20 x 10 units; at 64 pixels a unit it is 1280 x 640 pixels, as wide as
-/// the examples' window.
+/// The world of Processing's *Flocking* as ported to Unity is 20 x 10 units; at 64 pixels a
+/// unit it is 1280 x 640 pixels, as wide as the examples' window.
 pub const UNITY_PIXELS_PER_UNIT: f32 = 64.0;
 
-/// Seed 000's sketch pixels are shown three times as large: its 320 x 240 is 960 x 720.
+/// *The Nature of Code*'s sketch pixels are shown three times as large: its 320 x 240 is
+/// 960 x 720.
 pub const SKETCH_SCALE: f32 = 3.0;
 
 /// The tank scene's one scale: 10 pixels per Unity unit (a 28-pixel tank is 2.8 units long).
@@ -135,8 +144,8 @@ pub fn processing() -> FlockSettings {
     FlockSettings::from_config(FlockConfig::processing())
 }
 
-/// The `nature_of_code` example (seed 000): the 320 x 240 sketch at [`SKETCH_SCALE`], 100
-/// vehicles.
+/// The `nature_of_code` example (*The Nature of Code*): the 320 x 240 sketch at
+/// [`SKETCH_SCALE`], 100 vehicles.
 pub fn nature_of_code() -> FlockSettings {
     FlockSettings {
         config: FlockConfig::nature_of_code(SKETCH_SCALE),
@@ -145,7 +154,7 @@ pub fn nature_of_code() -> FlockSettings {
     }
 }
 
-/// The `field_of_view` example (seed 001): 30 vehicles in the window.
+/// The `field_of_view` example (the ActionScript flocking tutorial): 30 vehicles in the window.
 pub fn field_of_view() -> FlockSettings {
     FlockSettings {
         config: FlockConfig::field_of_view(),
@@ -154,8 +163,8 @@ pub fn field_of_view() -> FlockSettings {
     }
 }
 
-/// The `flocking` example (seed 002, second version): the 20 x 10 world at
-/// [`UNITY_PIXELS_PER_UNIT`], up to 600 boids.
+/// The `flocking` example (Processing's *Flocking* as ported to Unity, second version): the
+/// 20 x 10 world at [`UNITY_PIXELS_PER_UNIT`], up to 600 boids.
 pub fn unity_port() -> FlockSettings {
     FlockSettings {
         config: FlockConfig::unity_port().scaled(UNITY_PIXELS_PER_UNIT),
@@ -164,7 +173,7 @@ pub fn unity_port() -> FlockSettings {
     }
 }
 
-/// The `flocking` example's first version (seed 002): up to 200 boids.
+/// The `flocking` example's first version of the Unity port: up to 200 boids.
 pub fn unity_port_first() -> FlockSettings {
     FlockSettings {
         config: FlockConfig::unity_port_first().scaled(UNITY_PIXELS_PER_UNIT),
@@ -173,7 +182,8 @@ pub fn unity_port_first() -> FlockSettings {
     }
 }
 
-/// The `steering_playground` example's crowd modes (seed 003), with their node's `config`.
+/// The `steering_playground` example's crowd modes (the cocos2d-x crowd demo), with their node's
+/// `config`.
 pub fn crowd(config: FlockConfig) -> FlockSettings {
     FlockSettings {
         config,
@@ -182,7 +192,7 @@ pub fn crowd(config: FlockConfig) -> FlockSettings {
     }
 }
 
-/// The tank groups' numbers (seed 004's `TankGroup`) at [`TANK_PIXELS_PER_UNIT`].
+/// The tank groups' numbers (the Unity tank group's `TankGroup`) at [`TANK_PIXELS_PER_UNIT`].
 pub fn tank_group_params() -> GroupParams {
     let unity = GroupParams::default();
     let scale = TANK_PIXELS_PER_UNIT;
@@ -194,7 +204,7 @@ pub fn tank_group_params() -> GroupParams {
     }
 }
 
-/// The `tank_group` example (seed 004).
+/// The `tank_group` example (the Unity tank group).
 pub fn tank_group() -> FlockSettings {
     FlockSettings {
         config: FlockConfig::tank_group(tank_group_params().keep_distance),

@@ -13,10 +13,11 @@ use crate::settings::{ActiveFlockSettings, FlockSettings};
 pub enum Placement {
     /// Uniformly at random inside the flock's bounds.
     RandomInBounds,
-    /// All at one point (seed 002 starts its flock at the origin); headings still differ.
+    /// All at one point (the Unity port of Processing's *Flocking* starts its flock at the
+    /// origin); headings still differ.
     At(Vector),
-    /// Uniformly at random inside a rectangle (seed 002's first version: x in +-9.5, y in
-    /// +-4.5). 2D only: in 3D, `RandomInBounds` with the bounds you want.
+    /// Uniformly at random inside a rectangle (the Unity port's first version: x in +-9.5,
+    /// y in +-4.5). 2D only: in 3D, `RandomInBounds` with the bounds you want.
     #[cfg(not(flock_3d))]
     InRect(Rect),
 }
@@ -39,9 +40,10 @@ pub struct SpawnBoids {
     pub count: usize,
     /// Where to put them.
     pub placement: Placement,
-    /// Their speed at the start, world units per second; `None`: the flock's max speed. Seed
-    /// 002's boids start with a velocity of one unit per frame (50 times its max speed), which
-    /// its first step renormalises; `Some(60.0)` in its units does the same.
+    /// Their speed at the start, world units per second; `None`: the flock's max speed. The
+    /// boids of Processing's *Flocking* as ported to Unity start with a velocity of one unit
+    /// per frame (50 times its max speed), which its first step renormalises; `Some(60.0)` in
+    /// its units does the same.
     pub speed: Option<f32>,
 }
 

@@ -1,4 +1,4 @@
-//! Wall avoidance by look-ahead (seed 003) and avoidance of obstacles.
+//! Wall avoidance by look-ahead (the cocos2d-x crowd demo's) and avoidance of obstacles.
 
 use bevy::prelude::*;
 use flock_core::Vector;
@@ -11,18 +11,18 @@ use crate::components::{Acceleration, Velocity};
 use crate::dimension::position_of;
 use crate::settings::ActiveFlockSettings;
 
-/// Seed 003's wall avoidance: look `look_ahead` along the heading and, for every wall of the
-/// flock's bounds that point is beyond, push straight inwards, changing the velocity by
-/// `weight x max speed` in one response time (one frame by default). As in seed 003
+/// The cocos2d-x crowd demo's wall avoidance: look `look_ahead` along the heading and, for
+/// every wall of the flock's bounds that point is beyond, push straight inwards, changing the
+/// velocity by `weight x max speed` in one response time (one frame by default). As in the demo
 /// (`_velocity += wallAvoid()`), the push goes to the acceleration as it is, after the other
 /// behaviours' sum is truncated: neither the max force nor mass limit it, so it wins at a wall.
-/// Seed 003 pushes at its `_speed` per frame, so its weight is `_speed / _maxSpeed` (1 for the
-/// player, 3 for a crowd node). Pair it with [`EdgeMode::Free`](flock_core::EdgeMode) (or
+/// The demo pushes at a node's `_speed` per frame, so its weight is `_speed / _maxSpeed` (1 for
+/// the player, 3 for a crowd node). Pair it with [`EdgeMode::Free`](flock_core::EdgeMode) (or
 /// `Bounce` as a backstop).
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
 pub struct AvoidWalls {
-    /// How far ahead to look (seed 003: 50 pixels).
+    /// How far ahead to look (the crowd demo: 50 pixels).
     pub look_ahead: f32,
     /// The push per wall, in max speeds per response time.
     pub weight: f32,

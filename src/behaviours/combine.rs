@@ -18,9 +18,9 @@ use crate::settings::ActiveFlockSettings;
 #[reflect(Component, Debug, PartialEq, Default)]
 pub struct SteeringForce(pub Vector);
 
-/// Seed 003's combination: truncate the sum to the maximum force, divide by mass, add to the
-/// acceleration. A sum that is not finite (a behaviour given NaN) is dropped and reported once
-/// per boid, so a bad number never reaches a velocity.
+/// The cocos2d-x crowd demo's combination: truncate the sum to the maximum force, divide by mass,
+/// add to the acceleration. A sum that is not finite (a behaviour given NaN) is dropped and
+/// reported once per boid, so a bad number never reaches a velocity.
 pub(crate) fn combine_steering(
     settings: Res<ActiveFlockSettings>,
     mut reported: Local<EntityHashSet>,

@@ -1,4 +1,5 @@
-//! Flee from one or several threats (seed 003's flee; seed 001's `tooClose`).
+//! Flee from one or several threats (the cocos2d-x crowd demo's flee; the ActionScript flocking
+//! tutorial's `tooClose`).
 
 use bevy::prelude::*;
 use flock_core::steering::flee_all;
@@ -8,7 +9,7 @@ use crate::behaviours::{Steerers, SteeringForce, add_forces};
 use crate::settings::ActiveFlockSettings;
 
 /// Steer at full speed away from each threat closer than `radius`; the forces of several
-/// threats add up, as in seed 003. Threats that are despawned entities are skipped.
+/// threats add up, as in the cocos2d-x crowd demo. Threats that are despawned entities are skipped.
 #[derive(Component, Reflect, Debug, Clone, PartialEq, Default)]
 #[reflect(Component, Debug, PartialEq, Default)]
 #[require(SteeringForce)]

@@ -1,4 +1,4 @@
-//! Groups driving to a shared target (seed 004's tank group: `TankGroup`, `TankBehaviour`).
+//! Groups driving to a shared target (the Unity tank group: `TankGroup`, `TankBehaviour`).
 
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
@@ -23,11 +23,11 @@ pub struct BoidGroup {
     pub params: GroupParams,
 }
 
-/// A tank of a [`BoidGroup`], driven as seed 004's `TankBehaviour` drives: it heads for the
-/// group's target, keeps apart from the members near it (found through the plugin's neighbour
-/// index) and moves with them, eases its speed to zero near the target, and `Drive`s: it turns
-/// at most `drive.rotate_speed`, slows while turning, and reverses when the way it wants to go
-/// is well behind it.
+/// A tank of a [`BoidGroup`], driven as the Unity tank group's `TankBehaviour` drives: it heads for
+/// the group's target, keeps apart from the members near it (found through the plugin's neighbour
+/// index) and moves with them, eases its speed to zero near the target, and `Drive`s: it turns at
+/// most `drive.rotate_speed`, slows while turning, and reverses when the way it wants to go is well
+/// behind it.
 ///
 /// Each step the group sets the member's [`Velocity`] (its heading times the speed it drives
 /// at, negative when reversing) and its rotation faces its heading, not its velocity. Flocking

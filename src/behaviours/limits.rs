@@ -11,9 +11,9 @@ use crate::behaviours::SteeringForce;
 use crate::components::Velocity;
 use crate::dimension::position_of;
 
-/// A vehicle's own limits, in place of the flock's `max_speed`, `max_force` and `mass` (seed
-/// 003 gives its player, wanderers and fleers different ones). A boid with these moves at any
-/// speed from zero up to `max_speed`, whatever the flock's speed mode, so it can stop.
+/// A vehicle's own limits, in place of the flock's `max_speed`, `max_force` and `mass` (the
+/// cocos2d-x crowd demo gives its player, wanderers and fleers different ones). A boid with these
+/// moves at any speed from zero up to `max_speed`, whatever the flock's speed mode, so it can stop.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
 pub struct MotionLimits {

@@ -2,11 +2,12 @@
 //! instead of) flocking.
 //!
 //! Each behaviour's system adds its weighted force to the boid's [`SteeringForce`]; then
-//! [`combine_steering`] does what seed 003 does with the sum: truncate it to the maximum force,
-//! divide by mass, and add it to the boid's [`Acceleration`](crate::Acceleration). Wall
-//! avoidance adds its push to the acceleration as it is, after that truncation, as seed 003
-//! does; group members are driven (seed 004's `Drive`): their group sets their velocity. Flocking
-//! keeps its own per-rule limits (Processing's), so a plain flock is unchanged by this module.
+//! [`combine_steering`] does what the cocos2d-x crowd demo does with the sum: truncate it to the
+//! maximum force, divide by mass, and add it to the boid's [`Acceleration`](crate::Acceleration).
+//! Wall avoidance adds its push to the acceleration as it is, after that truncation, as the demo
+//! does; group members are driven (the Unity tank group's `Drive`): their group sets their
+//! velocity. Flocking keeps its own per-rule limits (Processing's), so a plain flock is unchanged
+//! by this module.
 //! All of it runs in [`FlockSystems::Behaviours`](crate::FlockSystems::Behaviours), between
 //! steering and integration, in a fixed order so a run replays bit for bit.
 
@@ -48,7 +49,7 @@ pub use limits::{MotionLimits, TurnRate};
 pub use pursuit::{Evade, Pursue};
 pub use seek::{Arrive, Seek};
 pub use sight_flock::SightFlock;
-pub use species::{Hunt, Species, SpeciesRelations};
+pub use species::{Hunt, SpeciesRelations};
 pub use target::Target;
 pub use wander::Wander;
 
@@ -56,6 +57,9 @@ pub use formation::{Formation, FormationMember};
 pub use leader::FollowLeader;
 pub use offset_pursuit::OffsetPursuit;
 pub use path::{FlockPath, FollowPath};
+
+// The snapshot reads a boid's species, so the component lives below, in `steer`.
+pub use crate::steer::Species;
 
 pub(crate) use combine::combine_steering;
 pub(crate) use group::face_group_heading;
@@ -85,6 +89,8 @@ pub(crate) fn add_behaviours(
         .register_type::<BoidGroup>()
         .register_type::<GroupMember>()
         .register_type::<Species>()
+        // A boid of a species may hunt or be hunted: it needs the sum a hunt adds to.
+        .register_required_components::<Species, SteeringForce>()
         .register_type::<SpeciesRelations>()
         .init_resource::<SpeciesRelations>()
         .register_type::<AvoidCollisions>()

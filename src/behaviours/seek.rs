@@ -1,4 +1,4 @@
-//! Seek and arrive (seed 000's seek; seed 003's slow-down radius).
+//! Seek and arrive (*The Nature of Code*'s seek; the cocos2d-x crowd demo's slow-down radius).
 
 use bevy::prelude::*;
 use flock_core::steering::{Vehicle, arrive, seek};
@@ -18,9 +18,10 @@ pub struct Seek {
     pub weight: f32,
 }
 
-/// Seek that slows inside `slow_radius` and stops at the target. It stops without overshoot
-/// when the boid can brake (a clamped speed mode or [`MotionLimits`](crate::MotionLimits)) and the flock's
-/// `response_time` is at most `slow_radius / (4 max_speed)`, as with the default of one frame.
+/// Seek that slows inside `slow_radius` and stops at the target. It stops without overshoot when
+/// the boid can brake (a clamped speed mode or [`MotionLimits`](crate::MotionLimits)) and the
+/// flock's `response_time` is at most `slow_radius / (4 max_speed)`, as with the default of one
+/// frame.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default)]
 #[reflect(Component, Debug, PartialEq, Default)]
 #[require(SteeringForce)]
@@ -31,9 +32,9 @@ pub struct Arrive {
     pub slow_radius: f32,
     /// How much this force counts in the boid's sum.
     pub weight: f32,
-    /// The speed it wants to arrive at, world units per second, if not its max speed: seed 003
-    /// seeks at a node's `_speed` and caps the velocity at its `_maxSpeed`, two numbers. A
-    /// speed that is not finite and positive counts as `None`.
+    /// The speed it wants to arrive at, world units per second, if not its max speed: the cocos2d-x
+    /// crowd demo seeks at a node's `_speed` and caps the velocity at its `_maxSpeed`, two numbers.
+    /// A speed that is not finite and positive counts as `None`.
     pub speed: Option<f32>,
 }
 

@@ -1,5 +1,5 @@
-//! Seed 001's own flocking rules as a behaviour, for comparison with the kernel's Reynolds
-//! rules (the field-of-view example switches between them).
+//! The ActionScript flocking tutorial's own flocking rules as a behaviour, for comparison with the
+//! kernel's Reynolds rules (the field-of-view example switches between them).
 
 use bevy::prelude::*;
 use flock_core::NeighbourIndex;
@@ -10,12 +10,12 @@ use crate::components::Velocity;
 use crate::settings::ActiveFlockSettings;
 use crate::steer::FlockBuffers;
 
-/// Flock as seed 001's `flock()` does: over every other boid in sight (within
-/// `params.in_sight` and not behind), seek their average position, steer by their average
-/// velocity minus its own (the average starting from its own velocity, as written), and flee
-/// each one closer than `params.too_close`. The sum joins the boid's other behaviours, truncated
-/// once to the max force. Give the boid zero flocking weights to see these rules alone.
-/// Distances are plain (not across a wrapping seam), as in the seed.
+/// Flock as the ActionScript flocking tutorial's `flock()` does: over every other boid in sight
+/// (within `params.in_sight` and not behind), seek their average position, steer by their average
+/// velocity minus its own (the average starting from its own velocity, as written), and flee each
+/// one closer than `params.too_close`. The sum joins the boid's other behaviours, truncated once to
+/// the max force. Give the boid zero flocking weights to see these rules alone. Distances are plain
+/// (not across a wrapping seam), as in the tutorial.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
 #[require(SteeringForce)]

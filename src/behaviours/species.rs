@@ -1,5 +1,5 @@
-//! Several flocks in one world: species flock only with their own kind, and hunts between
-//! kinds make prey flee predators and predators pursue the nearest prey.
+//! Several flocks in one world: species ([`Species`](crate::Species)) flock only with their own
+//! kind, and hunts between kinds make prey flee predators and predators pursue the nearest prey.
 
 use bevy::prelude::*;
 use flock_core::Vector;
@@ -9,14 +9,6 @@ use flock_core::{NeighbourIndex, Space};
 use crate::behaviours::{MotionLimits, SteeringForce};
 use crate::settings::ActiveFlockSettings;
 use crate::steer::FlockBuffers;
-
-/// Which flock a boid belongs to. Boids flock (separation, alignment, cohesion) only with boids
-/// of the same species; a boid without one is species 0. To be hunted or to hunt through
-/// [`SpeciesRelations`], a boid needs this component, even for species 0.
-#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[reflect(Component, Debug, PartialEq, Default)]
-#[require(SteeringForce)]
-pub struct Species(pub u32);
 
 /// One kind hunting another: prey flee every predator within `flee_radius`, and each predator
 /// pursues the nearest prey within `chase_radius`.

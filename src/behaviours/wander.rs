@@ -1,4 +1,4 @@
-//! Wander (seed 003), drawing its jitter from the plugin's seeded generator.
+//! Wander (the cocos2d-x crowd demo's), drawing its jitter from the plugin's seeded generator.
 
 use bevy::prelude::*;
 use flock_core::steering::{WanderParams, WanderState, wander as wander_force, wander_jitter};

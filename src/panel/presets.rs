@@ -1,11 +1,14 @@
 //! Presets: named flock settings to start from, and the current settings saved to and loaded
-//! from RON files.
+//! from RON files; the panel's section for both.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use bevy::prelude::*;
+use bevy_egui::egui::{ComboBox, Ui};
 use flock_core::{ConfigError, FlockConfig};
 
+use super::settings_ui;
 use crate::settings::FlockSettings;
 
 pub use crate::presets::Preset;
@@ -16,10 +19,12 @@ pub fn builtin_presets() -> &'static [Preset] {
 }
 
 /// Puts a preset into `settings`, keeping the world: the preset is scaled so its world's height
-/// becomes the current bounds' height (seed 002's 10-unit world becomes 720 pixels in a
-/// 720-pixel window) and the current bounds, bounds source and boid cap stay.
+/// becomes the current bounds' height (the 10-unit world of Processing's *Flocking* as ported
+/// to Unity becomes 720 pixels in a 720-pixel window) and the current bounds, bounds source and
+/// boid cap stay.
 ///
-/// The preset files in `assets/presets/` are the presets as their scenes run them; loading one
+/// The preset files in the repository's `assets/presets/` are the presets as their scenes run
+/// them; loading one
 /// (with [`load_into`]) takes its bounds and cap too.
 pub fn apply_preset(settings: &mut FlockSettings, preset: FlockConfig) {
     let bounds = settings.config.bounds;
@@ -126,6 +131,140 @@ pub fn preset_files(folder: &Path) -> Vec<String> {
     names
 }
 
+/// The presets section's state between frames.
+#[derive(Debug)]
+pub(super) struct PresetsState {
+    /// Where presets are saved and loaded (see [`default_presets_folder`]).
+    folder: PathBuf,
+    file_name: String,
+    files: Vec<String>,
+    /// The outcome of the last save or load: (text, is an error).
+    message: Option<(String, bool)>,
+}
+
+impl PresetsState {
+    pub(super) fn new(folder: PathBuf) -> Self {
+        Self {
+            files: preset_files(&folder),
+            folder,
+            file_name: "my_flock.ron".into(),
+            message: None,
+        }
+    }
+}
+
+/// Where the panel saves and loads presets unless
+/// [`FlockPanelPlugin::with_presets_folder`](super::FlockPanelPlugin::with_presets_folder)
+/// says otherwise, read from the environment `var` gives:
+///
+/// - run from its project (`cargo run`, which sets `CARGO_MANIFEST_DIR`) or with
+///   `BEVY_ASSET_ROOT` set: `presets/` in the app's `assets` folder there, beside the assets Bevy
+///   loads;
+/// - otherwise (a shipped binary): the user's data folder, `bevy_flock/presets` in
+///   `$XDG_DATA_HOME` (or `~/.local/share`) on Linux and other Unix systems,
+///   `~/Library/Application Support` on macOS, `%APPDATA%` on Windows;
+/// - where none of those is known: `presets/` in the working directory.
+///
+/// Never the binary's own folder, which may not be writable and is replaced by every build.
+pub fn default_presets_folder(var: impl Fn(&str) -> Option<String>) -> PathBuf {
+    let set = |name: &str| var(name).filter(|value| !value.is_empty()).map(PathBuf::from);
+    if let Some(root) = set("BEVY_ASSET_ROOT").or_else(|| set("CARGO_MANIFEST_DIR")) {
+        return root.join("assets").join("presets");
+    }
+    let data = if cfg!(windows) {
+        set("APPDATA")
+    } else if cfg!(target_os = "macos") {
+        set("HOME").map(|home| home.join("Library").join("Application Support"))
+    } else {
+        set("XDG_DATA_HOME").or_else(|| set("HOME").map(|home| home.join(".local").join("share")))
+    };
+    match data {
+        Some(data) => data.join("bevy_flock").join("presets"),
+        None => PathBuf::from("presets"),
+    }
+}
+
+/// The built-in presets, and saving and loading the current settings as RON.
+pub(super) fn presets_section(
+    ui: &mut Ui,
+    state: &mut PresetsState,
+    settings: &mut ResMut<FlockSettings>,
+) {
+    ComboBox::from_label("preset")
+        .selected_text("choose to apply")
+        .show_ui(ui, |ui| {
+            for preset in builtin_presets() {
+                if ui
+                    .selectable_label(false, preset.name)
+                    .on_hover_text(preset.about)
+                    .clicked()
+                {
+                    apply_preset(settings, (preset.settings)().config);
+                    state.message = Some((format!("applied {}", preset.name), false));
+                }
+            }
+        });
+    ui.horizontal(|ui| {
+        ui.label("file");
+        ui.text_edit_singleline(&mut state.file_name);
+    });
+    ui.horizontal(|ui| {
+        let path = state.folder.join(&state.file_name);
+        if ui.button("Save").clicked() {
+            state.message = Some(match save_settings(&path, settings) {
+                Ok(()) => {
+                    info!("flock settings saved to {}", path.display());
+                    state.files = preset_files(&state.folder);
+                    (format!("saved {}", state.file_name), false)
+                }
+                Err(error) => {
+                    error!("{error}");
+                    (error.to_string(), true)
+                }
+            });
+        }
+        if ui.button("Load").clicked() {
+            // Loaded into a copy, so the resource is only touched when a setting changes.
+            let mut loaded = (**settings).clone();
+            state.message = Some(match load_into(&path, &mut loaded) {
+                Ok(()) => {
+                    info!("flock settings loaded from {}", path.display());
+                    settings.set_if_neq(loaded);
+                    (format!("loaded {}", state.file_name), false)
+                }
+                Err(error) => {
+                    error!("{error}; keeping the current settings");
+                    (format!("{error}; settings unchanged"), true)
+                }
+            });
+        }
+        ComboBox::from_id_salt("preset files")
+            .selected_text("files")
+            .show_ui(ui, |ui| {
+                for name in &state.files {
+                    if ui.selectable_label(false, name).clicked() {
+                        state.file_name = name.clone();
+                    }
+                }
+            });
+        if ui
+            .small_button("⟳")
+            .on_hover_text("list the folder again")
+            .clicked()
+        {
+            state.files = preset_files(&state.folder);
+        }
+    });
+    ui.small(format!("in {}", state.folder.display()));
+    if let Some((text, is_error)) = &state.message {
+        if *is_error {
+            settings_ui::error_line(ui, Some(text));
+        } else {
+            ui.label(text);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,5 +290,57 @@ mod tests {
         assert!((settings.config.max_speed - expected.max_speed).abs() < 1e-3);
         assert_eq!(settings.config.speed_mode, SpeedMode::Constant);
         assert_eq!(settings.max_boids, 77);
+    }
+
+    /// The environment as a list of variables, for [`default_presets_folder`].
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |name| {
+            vars.iter()
+                .find(|(key, _)| *key == name)
+                .map(|(_, value)| value.to_string())
+        }
+    }
+
+    #[test]
+    fn presets_go_to_the_apps_assets_when_run_from_its_project() {
+        let from_cargo = default_presets_folder(env(&[
+            ("CARGO_MANIFEST_DIR", "/src/game"),
+            ("HOME", "/home/ada"),
+        ]));
+        assert_eq!(from_cargo, Path::new("/src/game/assets/presets"));
+        // BEVY_ASSET_ROOT is where Bevy itself loads assets from: it wins.
+        let asset_root = default_presets_folder(env(&[
+            ("BEVY_ASSET_ROOT", "/opt/game"),
+            ("CARGO_MANIFEST_DIR", "/src/game"),
+        ]));
+        assert_eq!(asset_root, Path::new("/opt/game/assets/presets"));
+    }
+
+    #[test]
+    fn a_shipped_binary_saves_presets_in_the_users_data_folder_never_beside_itself() {
+        let binary_folder = std::env::current_exe().unwrap();
+        let binary_folder = binary_folder.parent().unwrap();
+        for vars in [
+            &[("HOME", "/home/ada")][..],
+            &[("XDG_DATA_HOME", "/data/ada"), ("HOME", "/home/ada")],
+            &[("APPDATA", "C:/Users/ada/AppData/Roaming")],
+            // Empty variables count as unset.
+            &[("BEVY_ASSET_ROOT", ""), ("HOME", "/home/ada")],
+            &[],
+        ] {
+            let folder = default_presets_folder(env(vars));
+            assert!(!folder.starts_with(binary_folder), "{vars:?}: {folder:?}");
+            assert!(folder.ends_with("presets"), "{vars:?}: {folder:?}");
+        }
+        if cfg!(all(unix, not(target_os = "macos"))) {
+            let xdg = default_presets_folder(env(&[
+                ("XDG_DATA_HOME", "/data/ada"),
+                ("HOME", "/home/ada"),
+            ]));
+            assert_eq!(xdg, Path::new("/data/ada/bevy_flock/presets"));
+            let home = default_presets_folder(env(&[("HOME", "/home/ada")]));
+            assert_eq!(home, Path::new("/home/ada/.local/share/bevy_flock/presets"));
+        }
+        assert_eq!(default_presets_folder(env(&[])), Path::new("presets"));
     }
 }

@@ -2,28 +2,18 @@
 
 use std::fmt;
 
-use crate::math::{DIMENSIONS, Vector, world_size};
-
-/// How a steering force is limited to `max_force`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum ForceLimit {
-    /// Shorten forces longer than `max_force`, keep shorter ones (Reynolds, Processing, seed 000).
-    #[default]
-    Truncate,
-    /// Give every force exactly `max_force` (seed 002's Unity port, `steer.normalized *
-    /// maxforce`); as Unity's `normalized`, a force within a dead zone of almost nothing gives
-    /// no force ([`RESCALE_DEAD_ZONE`](crate::RESCALE_DEAD_ZONE)).
-    Rescale,
-}
+use crate::math::DIMENSIONS;
+// `math` holds the two settings types the vector helpers take, below this module; they are
+// named here too, beside the settings that hold them.
+pub(crate) use crate::math::{Bounds, ForceLimit};
 
 /// How speed is kept in range after each step.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum SpeedMode {
-    /// Every moving boid flies at exactly `max_speed` (seed 002 renormalises each step).
+    /// Every moving boid flies at exactly `max_speed` (the Unity port of Processing's
+    /// *Flocking* renormalises each step).
     Constant,
     /// Speed stays between `min_speed` and `max_speed`; a boid at rest stays at rest.
     Clamp {
@@ -43,14 +33,16 @@ impl Default for SpeedMode {
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum EdgeMode {
-    /// Leave on one side, come back on the other, keeping the overshoot (seed 001's WRAP; a
-    /// far-out point still lands inside).
+    /// Leave on one side, come back on the other, keeping the overshoot (the ActionScript
+    /// flocking tutorial's WRAP; a far-out point still lands inside).
     #[default]
     Wrap,
-    /// Seed 002's borders: past an edge, jump to the opposite edge, losing the overshoot.
-    /// Neighbours are found by plain distance, as in the seed.
+    /// The borders of Processing's *Flocking* as ported to Unity: past an edge, jump to the
+    /// opposite edge, losing the overshoot. Neighbours are found by plain distance, as in the
+    /// port.
     Jump,
-    /// Reflect off the bounds, flipping the velocity component (seed 001's BOUNCE).
+    /// Reflect off the bounds, flipping the velocity component (the ActionScript flocking
+    /// tutorial's BOUNCE).
     Bounce,
     /// No edges: the world is unbounded.
     Free,
@@ -69,49 +61,6 @@ pub enum IndexKind {
     KdTree,
     /// Every boid against every other: the reference, O(N^2).
     BruteForce,
-}
-
-/// An axis-aligned rectangle (a box in 3D) of world space.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Bounds {
-    /// The lowest corner.
-    pub min: Vector,
-    /// The highest corner.
-    pub max: Vector,
-}
-
-impl Bounds {
-    /// Bounds centred on the origin with the given full size.
-    pub fn centered(size: Vector) -> Self {
-        Self {
-            min: -size / 2.0,
-            max: size / 2.0,
-        }
-    }
-
-    /// The full size, `max - min`.
-    pub fn size(&self) -> Vector {
-        self.max - self.min
-    }
-
-    /// The centre point.
-    pub fn center(&self) -> Vector {
-        (self.min + self.max) / 2.0
-    }
-
-    /// Whether `point` lies inside, edges included.
-    #[inline]
-    pub fn contains(&self, point: Vector) -> bool {
-        point.cmpge(self.min).all() && point.cmple(self.max).all()
-    }
-}
-
-impl Default for Bounds {
-    fn default() -> Self {
-        Self::centered(world_size(1280.0, 720.0))
-    }
 }
 
 /// The weight of each flocking rule in the sum of forces.
@@ -152,7 +101,8 @@ impl RuleWeights {
 }
 
 impl Default for RuleWeights {
-    /// Processing's and seed 002's mix: separation 1.5, alignment 1, cohesion 1.
+    /// The mix of Processing's *Flocking* and its Unity port: separation 1.5, alignment 1,
+    /// cohesion 1.
     fn default() -> Self {
         Self {
             separation: 1.5,
@@ -190,16 +140,16 @@ pub struct FlockConfig {
     pub response_time: f32,
     /// Acceleration is force divided by mass.
     pub mass: f32,
-    /// The full field of view around the heading, in degrees: 360 sees all around (off),
-    /// 180 is seed 001's half-plane in front. In 3D it is the opening angle of a cone around
-    /// the heading (180: the half-space in front).
+    /// The full field of view around the heading, in degrees: 360 sees all around (off), 180 is
+    /// the ActionScript flocking tutorial's half-plane in front. In 3D it is the opening angle
+    /// of a cone around the heading (180: the half-space in front).
     pub view_angle_degrees: f32,
     /// What happens at the bounds.
     pub edges: EdgeMode,
     /// The world rectangle (box in 3D) the edges apply to.
     pub bounds: Bounds,
     /// With wrapping edges, find neighbours across the seam so a flock crossing an edge stays one
-    /// flock. Off reproduces the seeds, which use plain distance.
+    /// flock. Off reproduces the source documents, which use plain distance.
     pub wrap_neighbours: bool,
     /// The neighbour index.
     pub index: IndexKind,
@@ -215,7 +165,8 @@ impl Default for FlockConfig {
 
 impl FlockConfig {
     /// The same flock in other length units: radii, speeds, forces and bounds multiplied by
-    /// `units_per_unit` (e.g. 72 to show seed 002's 10-unit-high world 720 pixels high).
+    /// `units_per_unit` (e.g. 72 to show the 10-unit-high world of the Unity port of
+    /// Processing's *Flocking* 720 pixels high).
     pub fn scaled(mut self, units_per_unit: f32) -> Self {
         self.separation_radius *= units_per_unit;
         self.alignment_radius *= units_per_unit;
@@ -259,10 +210,10 @@ impl FlockConfig {
     /// Checks every field; the first invalid one is named in the error, with its value and why.
     ///
     /// Refused: a non-finite number anywhere; a negative radius; a max speed, max force,
-    /// response time or mass of zero or less; a min speed below zero or above max speed; a
-    /// view angle outside (0, 360]; bounds with no width, height (or depth, in 3D); magnitudes beyond
-    /// [`FlockConfig::MAX_MAGNITUDE`] or [`FlockConfig::MAX_WEIGHT`], and response time or mass
-    /// below [`FlockConfig::MIN_TIME_AND_MASS`], where f32 arithmetic would overflow.
+    /// response time or mass of zero or less; a min speed below zero or above max speed; a view
+    /// angle outside (0, 360]; bounds with no width, height (or depth, in 3D); magnitudes
+    /// beyond [`FlockConfig::MAX_MAGNITUDE`] or [`FlockConfig::MAX_WEIGHT`], and response time
+    /// or mass below [`FlockConfig::MIN_TIME_AND_MASS`], where f32 arithmetic would overflow.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let radii = [
             ("separation_radius", self.separation_radius),
@@ -420,6 +371,7 @@ impl std::error::Error for ConfigError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::world_size;
 
     #[test]
     fn presets_are_valid() {
@@ -429,14 +381,15 @@ mod tests {
 
     #[test]
     fn scaling_changes_units_not_behaviour() {
-        let seed = FlockConfig::unity_port();
-        let pixels = seed.scaled(72.0);
+        let document = FlockConfig::unity_port();
+        let pixels = document.scaled(72.0);
         assert_eq!(pixels.bounds.size(), world_size(1440.0, 720.0));
         assert!((pixels.separation_radius - 28.8).abs() < 1e-4);
         assert!(
-            (pixels.max_speed / pixels.max_force - seed.max_speed / seed.max_force).abs() < 1e-6
+            (pixels.max_speed / pixels.max_force - document.max_speed / document.max_force).abs()
+                < 1e-6
         );
-        assert_eq!(pixels.weights, seed.weights);
+        assert_eq!(pixels.weights, document.weights);
     }
 
     /// Every kind of invalid value the issue lists, each refused with its field named.

@@ -22,8 +22,9 @@ pub fn apply_edge(mode: EdgeMode, bounds: &Bounds, position: &mut Vector, veloci
 
 /// The point inside `bounds` that `point` stands for in a wrapping world.
 ///
-/// Uses the remainder, so a boid that moved past an edge keeps its overshoot and a far-out
-/// point still lands inside; [`jump_point`] is seed 002's way, which drops the overshoot.
+/// Uses the remainder, so a boid that moved past an edge keeps its overshoot and a far-out point
+/// still lands inside; [`jump_point`] is the way of Processing's *Flocking* as ported to Unity,
+/// which drops the overshoot.
 #[inline]
 pub fn wrap_point(point: Vector, bounds: &Bounds) -> Vector {
     // Almost every boid is inside: one comparison per axis, inlined into the callers' loops
@@ -75,8 +76,8 @@ fn bring_back(position: Vector, bounds: &Bounds) -> Vector {
     Vector::select(position.is_finite_mask(), position, centre)
 }
 
-/// Seed 002's `borders()`: a coordinate past an edge is set to the opposite edge (the
-/// overshoot is lost), each axis on its own. Always inside `bounds`.
+/// The `borders()` of Processing's *Flocking* as ported to Unity: a coordinate past an edge is set
+/// to the opposite edge (the overshoot is lost), each axis on its own. Always inside `bounds`.
 pub fn jump_point(point: Vector, bounds: &Bounds) -> Vector {
     let mut jumped = point;
     for axis in 0..DIMENSIONS {
@@ -95,7 +96,8 @@ fn jump_coordinate(value: f32, min: f32, max: f32) -> f32 {
     }
 }
 
-/// Reflects a boid that left the bounds back in, pointing its velocity inwards (seed 001).
+/// Reflects a boid that left the bounds back in, pointing its velocity inwards (the ActionScript
+/// flocking tutorial's BOUNCE).
 fn bounce(position: &mut Vector, velocity: &mut Vector, bounds: &Bounds) {
     for axis in 0..DIMENSIONS {
         let (min, max) = (bounds.min[axis], bounds.max[axis]);
@@ -139,7 +141,7 @@ mod tests {
 
     #[test]
     fn jump_goes_to_the_opposite_edge_and_loses_the_overshoot() {
-        // Seed 002: `if (position.x < -10f) position.x = 10f;` and so on, axis by axis.
+        // The Unity port: `if (position.x < -10f) position.x = 10f;` and so on, axis by axis.
         let mut position = planar(10.5, -5.25);
         let mut velocity = planar(1.0, -1.0);
         apply_edge(EdgeMode::Jump, &bounds(), &mut position, &mut velocity);

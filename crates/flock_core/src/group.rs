@@ -1,4 +1,4 @@
-//! Seed 004's tank group (the Unity `TankGroup` and `TankBehaviour`): tanks head for their
+//! The Unity tank group (its `TankGroup` and `TankBehaviour`): tanks head for their
 //! group's target, keep apart from the tanks near them and move with them (`Update` and
 //! `GetGroupMovement`), and drive like vehicles with a front (`Drive`): they turn at a limited
 //! rate, slow while turning, and reverse when the way they want to go is well behind them.
@@ -6,11 +6,11 @@
 //! Unity's ground plane (x right, z forward, seen from above) is our plane (x right, y up); a
 //! tank's `transform.forward` is its heading and `transform.right` is the heading turned a
 //! quarter clockwise. Unity turns a positive angle about its up axis clockwise (seen from
-//! above), so the seed's positive `rotateDir` is a turn to the right here too.
+//! above), so the document's positive `rotateDir` is a turn to the right here too.
 
 use crate::math::{Vector, right_of, turn_about_up};
 
-/// The tank group's settings (seed 004: `TankGroup`).
+/// The tank group's settings (the Unity tank group's `TankGroup`).
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GroupParams {
@@ -25,7 +25,7 @@ pub struct GroupParams {
     pub target_weight: f32,
     /// The weight of moving with the mates (`moveWeight`).
     pub move_weight: f32,
-    /// Inside this distance of the target a tank's wanted speed is zero. The seed's comparison
+    /// Inside this distance of the target a tank's wanted speed is zero. The document's comparison
     /// is lost in the document's text (`if((targetPosition-position).magnitude` is all that is
     /// left), so this distance is ours. It must leave room for the group: tanks keep
     /// `keep_distance` apart, so only the first one or two fit inside a circle much smaller than
@@ -34,8 +34,8 @@ pub struct GroupParams {
 }
 
 impl Default for GroupParams {
-    /// Seed 004's `TankGroup` numbers (Unity units): keep distance 10 and weight 1, close
-    /// distance 20, target weight 1.25, move weight 0.8; and our stop distance, 15: one and a
+    /// The Unity tank group's `TankGroup` numbers (Unity units): keep distance 10 and weight 1,
+    /// close distance 20, target weight 1.25, move weight 0.8; and our stop distance, 15: one and a
     /// half keep distances, room for a group of eight. Measured with the kernel's `drive` (groups
     /// of 6 and 8 starting 70 units away): with 15 every tank is at rest within 30 s; with 5 two
     /// tanks stop and the rest still circle the target after 180 s; with 10, a group of 8 never
@@ -52,10 +52,10 @@ impl Default for GroupParams {
     }
 }
 
-/// A tank's wanted direction (seed 004's `Update` and `GetGroupMovement`): towards the target at
-/// `target_weight`, fading inside the close distance; plus, over `tanks`, the unit sum of pushes
-/// away from each (`(1 - d / keep)` along the unit offset) times `keep_weight` and the unit sum
-/// of their movement times `move_weight`. Not normalised: its length, up to one, scales the
+/// A tank's wanted direction (the Unity tank group's `Update` and `GetGroupMovement`): towards the
+/// target at `target_weight`, fading inside the close distance; plus, over `tanks`, the unit sum of
+/// pushes away from each (`(1 - d / keep)` along the unit offset) times `keep_weight` and the unit
+/// sum of their movement times `move_weight`. Not normalised: its length, up to one, scales the
 /// speed in [`drive`].
 ///
 /// `tanks` are the tanks near this one as (position, movement) pairs, **this one included**:
@@ -89,8 +89,8 @@ pub fn group_direction(
 }
 
 /// The speed a tank eases towards: `move_speed`, or zero inside the stop distance; the tank's
-/// `speed` moves towards it at seed 004's rate (`Mathf.Lerp(speed, tgtSpeed, 2 dt)`, its
-/// fraction clamped to one as Unity's `Lerp` does).
+/// `speed` moves towards it at the Unity tank group's rate (`Mathf.Lerp(speed, tgtSpeed, 2 dt)`,
+/// its fraction clamped to one as Unity's `Lerp` does).
 pub fn group_speed(
     speed: f32,
     distance_to_target: f32,
@@ -106,18 +106,18 @@ pub fn group_speed(
     lerp(speed, wanted, 2.0 * dt)
 }
 
-/// A tank's own driving numbers (seed 004's `TankBehaviour`).
+/// A tank's own driving numbers (the Unity tank group's `TankBehaviour`).
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DriveParams {
-    /// Its cruising speed, world units per second (`moveSpeed`, 5 in the seed).
+    /// Its cruising speed, world units per second (`moveSpeed`, 5 in the document).
     pub move_speed: f32,
-    /// Its fastest turn, radians per second (`rotateSpeed`, 20 degrees a second in the seed).
+    /// Its fastest turn, radians per second (`rotateSpeed`, 20 degrees a second in the document).
     pub rotate_speed: f32,
 }
 
 impl Default for DriveParams {
-    /// Seed 004's tank, in Unity units: 5 units a second, turning 20 degrees a second.
+    /// The Unity tank group's tank, in Unity units: 5 units a second, turning 20 degrees a second.
     fn default() -> Self {
         Self {
             move_speed: 5.0,
@@ -162,7 +162,7 @@ impl Default for DriveState {
 }
 
 /// Above this forward component the wanted direction counts as straight ahead and the tank does
-/// not turn: seed 004's dead zone against jitter (`forwardDir < 0.98f`, "防抖").
+/// not turn: the Unity tank group's dead zone against jitter (`forwardDir < 0.98f`, "防抖").
 pub const DEAD_AHEAD: f32 = 0.98;
 
 /// Below this forward component the wanted direction is "more than a little behind" and the tank
@@ -178,11 +178,11 @@ pub const REVERSE_RATE: f32 = 4.0;
 /// A full sideways turn keeps this fraction less of the speed (`1 - |rotateDir| * 0.8`).
 pub const TURN_SLOWDOWN: f32 = 0.8;
 
-/// One step of seed 004's `Drive(direction, spd)`, `dt` seconds long. Returns the velocity to
-/// move with this step (along the heading before the turn: the seed translates, then rotates)
-/// and updates `state`: the heading turned, the speed driven at and the movement.
+/// One step of the Unity tank group's `Drive(direction, spd)`, `dt` seconds long. Returns the
+/// velocity to move with this step (along the heading before the turn: the document translates,
+/// then rotates) and updates `state`: the heading turned, the speed driven at and the movement.
 ///
-/// In order, as the seed does: `turn` is the wanted direction's component to the right and
+/// In order, as the document does: `turn` is the wanted direction's component to the right and
 /// `forward` its component ahead; when it is behind (`forward < 0`) the turn is full
 /// (`turn = sign(turn)`, and Unity's `Mathf.Sign(0)` is 1); more than a little behind
 /// (`forward < -0.2`) the speed eases towards `-8 spd` from the last step's speed at `4 dt`;

@@ -5,10 +5,10 @@
 //!
 //! 1. build a [`NeighbourIndex`] over the positions: the uniform [`Grid`] (the default), a
 //!    [`KdTree`] or [`BruteForce`], chosen by [`IndexKind`] through [`AnyIndex`];
-//! 2. [`AnyIndex::compute_forces`]: for every boid, one pass over its neighbours gives
-//!    separation, alignment and cohesion (seed 002's merged pass), each rule with its own radius
-//!    and weight, every boid reading the same snapshot; the grid's pass is vectorised, the
-//!    others go through [`compute_forces`], the reference;
+//! 2. [`AnyIndex::compute_forces`]: for every boid, one pass over its neighbours gives separation,
+//!    alignment and cohesion (the merged pass of Processing's *Flocking* as ported to Unity), each
+//!    rule with its own radius and weight, every boid reading the same snapshot; the grid's pass is
+//!    vectorised, the others go through [`compute_forces`], the reference;
 //! 3. [`integrate`]: velocity, speed limits, position;
 //! 4. [`apply_edge`]: wrap or bounce at the bounds.
 //!
@@ -52,15 +52,14 @@ mod sight;
 mod space;
 pub mod steering;
 
-pub use config::{
-    Bounds, ConfigError, EdgeMode, FlockConfig, ForceLimit, IndexKind, RuleWeights, SpeedMode,
-};
+pub use config::{ConfigError, EdgeMode, FlockConfig, IndexKind, RuleWeights, SpeedMode};
 pub use edges::{apply_edge, jump_point, wrap_point};
 pub use flock::Flock;
 pub use index::{AnyIndex, BruteForce, Grid, KdTree, NeighbourIndex};
 pub use integrate::{integrate, limit_speed, limit_speed_to};
 pub use math::{
-    DIMENSIONS, Vector, limit_force, planar, random_direction, random_point, world_size,
+    Bounds, DIMENSIONS, ForceLimit, Vector, limit_force, planar, random_direction, random_point,
+    world_size,
 };
 pub use parallel::{Executor, ScopedThreads, Serial};
 pub use presets::DOCUMENT_FPS;

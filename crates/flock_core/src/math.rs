@@ -1,11 +1,12 @@
-//! The vector type of this build and the small helpers every rule shares.
+//! The vector type of this build and the small helpers every rule shares, with the two settings
+//! types they take: [`Bounds`] (a random point in them) and [`ForceLimit`] (how a force is
+//! limited).
 //!
 //! The kernel is written against the alias [`Vector`] and mostly uses operations that `Vec2`
 //! and `Vec3` both have. `flock_core` compiles it with `Vector = Vec2`; `flock_core3d` compiles
 //! the same source with the `flock_3d` cfg, which makes it `Vec3` (the way avian keeps one source
 //! per dimension behind type aliases). The few helpers that differ per dimension are here.
 
-use crate::config::ForceLimit;
 #[cfg(flock_3d)]
 use crate::lockstep::atan2;
 use crate::lockstep::{cos, sin};
@@ -86,8 +87,51 @@ pub fn random_direction(rng: &mut impl rand::Rng) -> Vector {
     }
 }
 
+/// An axis-aligned rectangle (a box in 3D) of world space.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Bounds {
+    /// The lowest corner.
+    pub min: Vector,
+    /// The highest corner.
+    pub max: Vector,
+}
+
+impl Bounds {
+    /// Bounds centred on the origin with the given full size.
+    pub fn centered(size: Vector) -> Self {
+        Self {
+            min: -size / 2.0,
+            max: size / 2.0,
+        }
+    }
+
+    /// The full size, `max - min`.
+    pub fn size(&self) -> Vector {
+        self.max - self.min
+    }
+
+    /// The centre point.
+    pub fn center(&self) -> Vector {
+        (self.min + self.max) / 2.0
+    }
+
+    /// Whether `point` lies inside, edges included.
+    #[inline]
+    pub fn contains(&self, point: Vector) -> bool {
+        point.cmpge(self.min).all() && point.cmple(self.max).all()
+    }
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Self::centered(world_size(1280.0, 720.0))
+    }
+}
+
 /// A point uniformly distributed in `bounds`, from `rng`.
-pub fn random_point(bounds: &crate::Bounds, rng: &mut impl rand::Rng) -> Vector {
+pub fn random_point(bounds: &Bounds, rng: &mut impl rand::Rng) -> Vector {
     use rand::RngExt;
     let mut point = bounds.min;
     for axis in 0..DIMENSIONS {
@@ -203,11 +247,27 @@ pub(crate) fn from_angle(angle: f32) -> Vector {
     Vector::new(cos(angle), sin(angle))
 }
 
+/// How a steering force is limited to `max_force`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum ForceLimit {
+    /// Shorten forces longer than `max_force`, keep shorter ones (Reynolds, Processing, *The
+    /// Nature of Code*).
+    #[default]
+    Truncate,
+    /// Give every force exactly `max_force` (Processing's *Flocking* as ported to Unity,
+    /// `steer.normalized * maxforce`); as Unity's `normalized`, a force within a dead zone of
+    /// almost nothing gives no force ([`RESCALE_DEAD_ZONE`](crate::RESCALE_DEAD_ZONE)).
+    Rescale,
+}
+
 /// Applies a [`ForceLimit`] to a steering force.
 ///
-/// `Truncate` (Reynolds, Processing, seed 000) only shortens forces longer than `max_force`;
-/// `Rescale` (seed 002's Unity port, `steer.normalized * maxforce`) gives every non-zero force
-/// exactly `max_force`. A zero force stays zero in both modes.
+/// `Truncate` (Reynolds, Processing, *The Nature of Code*) only shortens forces longer than
+/// `max_force`; `Rescale` (Processing's *Flocking* as ported to Unity, `steer.normalized *
+/// maxforce`) gives every non-zero force exactly `max_force`. A zero force stays zero in both
+/// modes.
 #[inline]
 pub fn limit_force(force: Vector, max_force: f32, mode: ForceLimit) -> Vector {
     match mode {

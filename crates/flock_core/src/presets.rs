@@ -49,10 +49,10 @@ impl FlockConfig {
         }
     }
 
-    /// Seed 002's Unity port, second version (max speed 0.02 and max force 0.001 per frame,
-    /// radii 0.4 / 0.8 / 0.8, weights 1.5 / 1 / 1, constant speed, rescaled forces, borders that
-    /// jump to the opposite edge at x = +-10, y = +-5, plain distance), converted to seconds at
-    /// 60 fps.
+    /// Processing's *Flocking* as ported to Unity, second version (max speed 0.02 and max force
+    /// 0.001 per frame, radii 0.4 / 0.8 / 0.8, weights 1.5 / 1 / 1, constant speed, rescaled
+    /// forces, borders that jump to the opposite edge at x = +-10, y = +-5, plain distance),
+    /// converted to seconds at 60 fps.
     pub fn unity_port() -> Self {
         Self {
             separation_radius: 0.4,
@@ -73,9 +73,10 @@ impl FlockConfig {
         }
     }
 
-    /// Seed 002's Unity port, first version: the second version's world, speed and rules, with
-    /// max force 0.003 per frame, radii 0.75 / 1.1 / 1.1 and weights 0.15 / 0.1 / 0.1. (The first
-    /// version computes the rules in three passes; one pass gives the same sums.)
+    /// Processing's *Flocking* as ported to Unity, first version: the second version's world,
+    /// speed and rules, with max force 0.003 per frame, radii 0.75 / 1.1 / 1.1 and weights
+    /// 0.15 / 0.1 / 0.1. (The first version computes the rules in three passes; one pass gives
+    /// the same sums.)
     pub fn unity_port_first() -> Self {
         Self {
             separation_radius: 0.75,
@@ -91,11 +92,10 @@ impl FlockConfig {
         }
     }
 
-    /// Seed 000's scene (*The Nature of Code*, 6.11: separation, 100 vehicles), in the sketch's
-    /// 320 x 240 pixels times `pixels_per_sketch_pixel`: separation within the document's 20
-    /// pixels. Max speed 3 and max force 0.2 per frame are *The Nature of Code*'s usual vehicle,
-    /// not numbers of this document. Bouncing edges keep the vehicles in the sketch (the
-    /// document shows no edges).
+    /// *The Nature of Code*'s scene (6.11: separation, 100 vehicles), in the sketch's 320 x 240
+    /// pixels times `pixels_per_sketch_pixel`: separation within the document's 20 pixels. Max
+    /// speed 3 and max force 0.2 per frame are *The Nature of Code*'s usual vehicle, not numbers of
+    /// this document. Bouncing edges keep the vehicles in the sketch (the document shows no edges).
     pub fn nature_of_code(pixels_per_sketch_pixel: f32) -> Self {
         Self {
             separation_radius: 20.0,
@@ -117,9 +117,10 @@ impl FlockConfig {
         .scaled(pixels_per_sketch_pixel)
     }
 
-    /// The field-of-view scene's Reynolds mix (seed 001's view: a half-plane in front, bouncing
-    /// edges). Seed 001 gives neither distances nor speeds: a sight distance of 200 pixels, too
-    /// close within 60, max speed 3 and max force 0.05 per frame are ours.
+    /// The field-of-view scene's Reynolds mix (the ActionScript flocking tutorial's view: a
+    /// half-plane in front, bouncing edges). The tutorial gives neither distances nor speeds: a
+    /// sight distance of 200 pixels, too close within 60, max speed 3 and max force 0.05 per frame
+    /// are ours.
     pub fn field_of_view() -> Self {
         Self {
             separation_radius: 60.0,
@@ -134,10 +135,10 @@ impl FlockConfig {
         }
     }
 
-    /// The tank-group scene (seed 004): tanks do not flock (zero weights; their group drives
-    /// them), the rule radii are the keep distance so the index finds every mate, and there are
-    /// no edges (the seed's tanks drive on an open ground plane). `keep_distance` is in the
-    /// scene's units.
+    /// The tank-group scene (the Unity tank group): tanks do not flock (zero weights; their group
+    /// drives them), the rule radii are the keep distance so the index finds every mate, and there
+    /// are no edges (its tanks drive on an open ground plane). `keep_distance` is in the scene's
+    /// units.
     pub fn tank_group(keep_distance: f32) -> Self {
         Self {
             separation_radius: keep_distance,
@@ -153,19 +154,19 @@ impl FlockConfig {
         }
     }
 
-    /// Seed 003's crowd node (cocos2d, pixels, per frame at 60 fps): radii cohesion 100,
+    /// The cocos2d-x crowd demo's crowd node (pixels, per frame at 60 fps): radii cohesion 100,
     /// separation 40, alignment 50, max speed 100 px/s, bouncing off the window edges.
     ///
-    /// Seed 003 weights forces of very different sizes: its separation is `dtSpeed / distance`
+    /// The demo weights forces of very different sizes: its separation is `dtSpeed / distance`
     /// (about 0.1 of its cohesion's seek at its spacing) times 30, while cohesion (0.5) and
     /// alignment (1) are seek-sized. Our rules are each limited to the same `max_force`, so the
     /// weights carry only the balance: 30 / distance at the crowd's typical spacing of about 15 px
-    /// is 2, which keeps seed 003's "separation wins up close, alignment over cohesion".
+    /// is 2, which keeps the demo's "separation wins up close, alignment over cohesion".
     pub fn crowd() -> Self {
         Self::crowd_mix(0.5, 30.0, 1.0)
     }
 
-    /// Seed 003's crowd node with one of its weight mixes (`setCohesionWeight`,
+    /// The cocos2d-x crowd demo's crowd node with one of its weight mixes (`setCohesionWeight`,
     /// `setSeparationWeight`, `setAlignmentWeight`): the document shows 0.5 / 30 / 0,
     /// 0.5 / 0 / 1, 0 / 30 / 1 and 0.5 / 30 / 1. A separation weight of 30 becomes 2 here (see
     /// [`FlockConfig::crowd`]).
@@ -180,8 +181,8 @@ impl FlockConfig {
                 cohesion,
             },
             max_speed: 100.0,
-            // Seed 003 divides its steering by a mass of 20; its steering is at most a few pixels
-            // per frame, so about 0.1 px per frame squared: 360 px/s^2.
+            // The crowd demo divides its steering by a mass of 20; its steering is at most a few
+            // pixels per frame, so about 0.1 px per frame squared: 360 px/s^2.
             max_force: 360.0,
             edges: EdgeMode::Bounce,
             bounds: Bounds::centered(world_size(1280.0, 720.0)),
@@ -189,7 +190,8 @@ impl FlockConfig {
         }
     }
 
-    /// Seed 003's one-rule nodes: only the one rule's weight, its radius, and the node's speed.
+    /// The cocos2d-x crowd demo's one-rule nodes: only the one rule's weight, its radius, and the
+    /// node's speed.
     fn one_rule(weights: RuleWeights, radius: f32, max_speed: f32) -> Self {
         Self {
             separation_radius: radius,
@@ -201,7 +203,7 @@ impl FlockConfig {
         }
     }
 
-    /// Seed 003's cohesion node: cohesion alone, radius 100, max speed 50 px/s.
+    /// The cocos2d-x crowd demo's cohesion node: cohesion alone, radius 100, max speed 50 px/s.
     pub fn crowd_cohesion_only() -> Self {
         let weights = RuleWeights {
             separation: 0.0,
@@ -211,7 +213,7 @@ impl FlockConfig {
         Self::one_rule(weights, 100.0, 50.0)
     }
 
-    /// Seed 003's separation node: separation alone, radius 30, max speed 50 px/s.
+    /// The cocos2d-x crowd demo's separation node: separation alone, radius 30, max speed 50 px/s.
     pub fn crowd_separation_only() -> Self {
         let weights = RuleWeights {
             separation: 1.0,
@@ -221,7 +223,7 @@ impl FlockConfig {
         Self::one_rule(weights, 30.0, 50.0)
     }
 
-    /// Seed 003's alignment node: alignment alone, radius 150, max speed 150 px/s.
+    /// The cocos2d-x crowd demo's alignment node: alignment alone, radius 150, max speed 150 px/s.
     pub fn crowd_alignment_only() -> Self {
         let weights = RuleWeights {
             separation: 0.0,
@@ -264,7 +266,7 @@ mod tests {
         let first = FlockConfig::unity_port_first();
         assert!((first.max_force - 10.8).abs() < 1e-5);
         assert_eq!(first.bounds, unity.bounds);
-        // Seed 000's sketch: 320 x 240, three times as large.
+        // The Nature of Code's sketch: 320 x 240, three times as large.
         let sketch = FlockConfig::nature_of_code(3.0);
         assert_eq!(sketch.bounds.size(), world_size(960.0, 720.0));
         assert!((sketch.separation_radius - 60.0).abs() < 1e-4);

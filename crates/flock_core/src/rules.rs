@@ -1,5 +1,6 @@
-//! Separation, alignment and cohesion in one pass over a boid's neighbours (seed 002's merged
-//! version), each rule with its own radius, turned into a steering force by Reynolds' formula.
+//! Separation, alignment and cohesion in one pass over a boid's neighbours (the merged version of
+//! Processing's *Flocking* as ported to Unity), each rule with its own radius, turned into a
+//! steering force by Reynolds' formula.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -32,12 +33,12 @@ pub struct StepConstants {
     pub(crate) dead_zone_squared: f32,
 }
 
-/// Seed 002's `steer.normalized * maxforce` is Unity's `Vector3.normalized`, which returns zero
-/// for a magnitude of 1e-5 or less: a rule that is nearly satisfied gives no force at all
-/// instead of a full-size one in a near-random direction. The steer is a velocity change per
-/// frame and seed 002's max speed is 0.02 per frame, so the threshold is this fraction of max
-/// speed, which holds in any length and time units: [`ForceLimit::Rescale`] gives no force when
-/// `|force| * response_time <= RESCALE_DEAD_ZONE * max_speed`.
+/// The Unity port of Processing's *Flocking* writes `steer.normalized * maxforce`, and Unity's
+/// `Vector3.normalized` returns zero for a magnitude of 1e-5 or less: a rule that is nearly
+/// satisfied gives no force at all instead of a full-size one in a near-random direction. The steer
+/// is a velocity change per frame and the port's max speed is 0.02 per frame, so the threshold is
+/// this fraction of max speed, which holds in any length and time units: [`ForceLimit::Rescale`]
+/// gives no force when `|force| * response_time <= RESCALE_DEAD_ZONE * max_speed`.
 pub const RESCALE_DEAD_ZONE: f32 = 1e-5 / 0.02;
 
 impl StepConstants {
@@ -153,8 +154,8 @@ impl RuleSums {
             }
         };
         // A rule acts only with neighbours in its radius; separation also needs a non-zero
-        // push (seed 002: `if (steer.magnitude > 0)`), while alignment and cohesion with a zero
-        // average steer to a stop, as the seeds' formulas do.
+        // push (the Unity port: `if (steer.magnitude > 0)`), while alignment and cohesion with a
+        // zero average steer to a stop, as the source documents' formulas do.
         // A sum beyond f32 (neighbours whose velocities other code made absurdly large but
         // finite) has an infinite length and gives `inf * 0`: such a rule gives no force rather
         // than NaN.
@@ -189,8 +190,9 @@ fn squared_length(axes: &[Vec4; DIMENSIONS]) -> Vec4 {
         .fold(axes[0] * axes[0], |sum, axis| sum + *axis * *axis)
 }
 
-/// The three rule forces on boid `me`, from the candidates `neighbours` (indexes into the
-/// slices; `me` itself and any boid at distance zero are skipped, as in seed 002).
+/// The three rule forces on boid `me`, from the candidates `neighbours` (indexes into the slices;
+/// `me` itself and any boid at distance zero are skipped, as in the Unity port of Processing's
+/// *Flocking*).
 pub fn rule_forces(
     me: usize,
     positions: &[Vector],

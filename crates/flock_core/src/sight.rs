@@ -1,5 +1,5 @@
-//! Seed 001's own flocking rules (the ActionScript steering tutorial, chapter 10, `flock()`), as
-//! the document writes them; the flocking kernel runs Reynolds' and Processing's instead.
+//! The ActionScript flocking tutorial's own flocking rules (chapter 10, `flock()`), as the document
+//! writes them; the flocking kernel runs Reynolds' and Processing's instead.
 //!
 //! For every other vehicle in sight (`inSight`: within the sight distance, and not behind: the
 //! dot product of the offset with the heading is at least zero), the document adds its velocity
@@ -13,8 +13,8 @@
 use crate::math::Vector;
 use crate::steering::{Vehicle, flee, seek};
 
-/// Seed 001's two distances. The document names them (`_inSightDist`, `_tooCloseDist`) but
-/// gives no numbers.
+/// The ActionScript flocking tutorial's two distances. The document names them (`_inSightDist`,
+/// `_tooCloseDist`) but gives no numbers.
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SightParams {
@@ -24,17 +24,18 @@ pub struct SightParams {
     pub too_close: f32,
 }
 
-/// Whether `other` is in sight of `vehicle` (seed 001's `inSight`): at most `in_sight` away and
-/// not behind the heading. A vehicle at rest has no heading and sees all round.
+/// Whether `other` is in sight of `vehicle` (the ActionScript flocking tutorial's `inSight`): at
+/// most `in_sight` away and not behind the heading. A vehicle at rest has no heading and sees all
+/// round.
 pub fn in_sight(vehicle: &Vehicle, other: Vector, in_sight: f32) -> bool {
     let offset = other - vehicle.position;
     offset.length() <= in_sight && offset.dot(vehicle.heading()) >= 0.0
 }
 
-/// The steering sum of seed 001's `flock()` for `vehicle`, over `others` (position and velocity
-/// of every other vehicle; the vehicle itself left out, as the document's `vehicle != this`).
-/// Seek and flee are Reynolds' (`steering::seek`, `steering::flee`), the steer towards the
-/// average velocity is `(average - velocity) / response_time`.
+/// The steering sum of the ActionScript flocking tutorial's `flock()` for `vehicle`, over `others`
+/// (position and velocity of every other vehicle; the vehicle itself left out, as the document's
+/// `vehicle != this`). Seek and flee are Reynolds' (`steering::seek`, `steering::flee`), the steer
+/// towards the average velocity is `(average - velocity) / response_time`.
 pub fn sight_flock(
     vehicle: &Vehicle,
     others: impl IntoIterator<Item = (Vector, Vector)>,

@@ -3,9 +3,9 @@
 use super::Vehicle;
 use crate::math::Vector;
 
-/// Full speed directly away from `threat` while it is closer than `radius` (use
-/// `f32::INFINITY` to always flee); no force beyond it (seed 003's `flee`, seed 001's
-/// `tooClose`). A threat exactly on the vehicle gives no direction, so no force.
+/// Full speed directly away from `threat` while it is closer than `radius` (use `f32::INFINITY` to
+/// always flee); no force beyond it (the cocos2d-x crowd demo's `flee`, the ActionScript flocking
+/// tutorial's `tooClose`). A threat exactly on the vehicle gives no direction, so no force.
 pub fn flee(vehicle: &Vehicle, threat: Vector, radius: f32) -> Vector {
     let away = vehicle.position - threat;
     if away.length_squared() >= radius * radius {
@@ -17,7 +17,8 @@ pub fn flee(vehicle: &Vehicle, threat: Vector, radius: f32) -> Vector {
     }
 }
 
-/// The sum of [`flee`] over several threats, as seed 003 sums one flee force per threat.
+/// The sum of [`flee`] over several threats, as the cocos2d-x crowd demo sums one flee force
+/// per threat.
 pub fn flee_all(
     vehicle: &Vehicle,
     threats: impl IntoIterator<Item = Vector>,

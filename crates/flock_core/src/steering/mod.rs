@@ -1,12 +1,12 @@
 //! Steering behaviours for one vehicle: seek, arrive, flee, pursue, evade, wander, wall and
-//! obstacle avoidance, their combination and turn-rate-limited driving (seed 003's catalogue);
-//! the tank group of seed 004 is in [`group`](crate::group), re-exported here.
+//! obstacle avoidance, their combination and turn-rate-limited driving (the cocos2d-x crowd demo's
+//! catalogue); the Unity tank group is in [`group`](crate::group), re-exported here.
 //!
 //! Every behaviour follows Reynolds' formula as the flocking rules do: a *desired velocity*,
 //! and the steering force `(desired - velocity) / response_time` (see
 //! [`FlockConfig::response_time`](crate::FlockConfig)). Forces are in world units per second
-//! squared times mass; [`combine`] turns their weighted sum into an acceleration as seed 003
-//! does: truncate to the maximum force, divide by mass.
+//! squared times mass; [`combine`] turns their weighted sum into an acceleration as the
+//! crowd demo does: truncate to the maximum force, divide by mass.
 
 pub use crate::sight::{SightParams, in_sight, sight_flock};
 
@@ -82,8 +82,8 @@ impl Vehicle {
     }
 }
 
-/// Seed 003's combination: the weighted forces' sum, truncated to `max_force`, divided by
-/// `mass`. The result is an acceleration.
+/// The cocos2d-x crowd demo's combination: the weighted forces' sum, truncated to `max_force`,
+/// divided by `mass`. The result is an acceleration.
 pub fn combine(force_sum: Vector, max_force: f32, mass: f32) -> Vector {
     limit_force(force_sum, max_force, ForceLimit::Truncate) / mass
 }

@@ -21,8 +21,8 @@ pub fn predict(
     target + target_velocity * time
 }
 
-/// Seek where a moving target will be (Reynolds' pursuit; seed 003 leaves the prediction
-/// commented out and seeks the present position).
+/// Seek where a moving target will be (Reynolds' pursuit; the cocos2d-x crowd demo leaves the
+/// prediction commented out and seeks the present position).
 pub fn pursue(
     vehicle: &Vehicle,
     target: Vector,

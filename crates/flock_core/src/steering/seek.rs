@@ -3,14 +3,14 @@
 use super::Vehicle;
 use crate::math::Vector;
 
-/// Full speed towards `target` (Reynolds' seek; seed 000's `seek`).
+/// Full speed towards `target` (Reynolds' seek; *The Nature of Code*'s `seek`).
 pub fn seek(vehicle: &Vehicle, target: Vector) -> Vector {
     arrive(vehicle, target, 0.0)
 }
 
 /// Seek that slows down inside `slow_radius`, its desired speed falling in proportion to the
-/// distance, so it stops at the target (seed 003's `_tarSlowRadius`). A radius of zero is
-/// plain seek. At the target itself the desired velocity is zero: it brakes.
+/// distance, so it stops at the target (the cocos2d-x crowd demo's `_tarSlowRadius`). A radius of
+/// zero is plain seek. At the target itself the desired velocity is zero: it brakes.
 pub fn arrive(vehicle: &Vehicle, target: Vector, slow_radius: f32) -> Vector {
     vehicle.steer_to(arrival_velocity(vehicle, target, slow_radius))
 }

@@ -4,12 +4,12 @@ use super::Vehicle;
 use crate::config::Bounds;
 use crate::math::{DIMENSIONS, Vector};
 
-/// Seed 003's wall avoidance: look `look_ahead` along the heading; for every wall that point is
-/// beyond (or on), a push straight inwards at `speed` per frame, summed (a corner pushes along
-/// the diagonal, `sqrt 2` times as hard). The result is a velocity change over the response
-/// time, `inwards * speed / response_time`; seed 003 adds it to the velocity after truncating
-/// its other steering (`_velocity += wallAvoid()`, with `_dtSpeed` as the speed). Zero when the
-/// point is inside.
+/// The cocos2d-x crowd demo's wall avoidance: look `look_ahead` along the heading; for every wall
+/// that point is beyond (or on), a push straight inwards at `speed` per frame, summed (a corner
+/// pushes along the diagonal, `sqrt 2` times as hard). The result is a velocity change over the
+/// response time, `inwards * speed / response_time`; the demo adds it to the velocity after
+/// truncating its other steering (`_velocity += wallAvoid()`, with `_dtSpeed` as the speed). Zero
+/// when the point is inside.
 pub fn avoid_walls(vehicle: &Vehicle, bounds: &Bounds, look_ahead: f32, speed: f32) -> Vector {
     let probe = vehicle.position + vehicle.heading() * look_ahead;
     let mut inwards = Vector::ZERO;
@@ -19,7 +19,7 @@ pub fn avoid_walls(vehicle: &Vehicle, bounds: &Bounds, look_ahead: f32, speed: f
     inwards * speed / vehicle.response_time
 }
 
-/// +1 below the low wall, -1 above the high wall, 0 between (both walls count, as seed 003's
+/// +1 below the low wall, -1 above the high wall, 0 between (both walls count, as the crowd demo's
 /// `>=` and `<=` do).
 fn inward_component(value: f32, low: f32, high: f32) -> f32 {
     f32::from(u8::from(value <= low)) - f32::from(u8::from(value >= high))

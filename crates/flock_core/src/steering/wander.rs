@@ -3,13 +3,13 @@
 use super::Vehicle;
 use crate::math::Vector;
 
-/// Seed 003's wander: a circle `circle_distance` ahead of the vehicle, a point on it at a
-/// wandering angle that jitters each step, and an optional home it is pulled back to.
+/// The cocos2d-x crowd demo's wander: a circle `circle_distance` ahead of the vehicle, a point on
+/// it at a wandering angle that jitters each step, and an optional home it is pulled back to.
 ///
-/// Seed 003 adds the vector `circle centre - displacement` to its steering sum as it is, a
+/// The demo adds the vector `circle centre - displacement` to its steering sum as it is, a
 /// velocity change per frame like its other steering; here the circle's distance and radius are
 /// therefore speeds (world units per second), and the force is that vector over the response
-/// time, as every steering force is. Seed 003's 30 and 15 per frame are 1800 and 900 px/s.
+/// time, as every steering force is. The demo's 30 and 15 per frame are 1800 and 900 px/s.
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WanderParams {
@@ -18,7 +18,7 @@ pub struct WanderParams {
     /// The circle's radius, as a speed: larger turns more.
     pub circle_radius: f32,
     /// The most the angle changes in one step, radians (the jitter is uniform in plus or
-    /// minus half of it; seed 003 uses 180 degrees).
+    /// minus half of it; the crowd demo uses 180 degrees).
     pub angle_change: f32,
     /// Where to stay near, if anywhere.
     pub home: Option<WanderHome>,
@@ -33,14 +33,15 @@ pub struct WanderHome {
     /// How far it may wander freely.
     pub radius: f32,
     /// The desired speed towards home once outside the radius, world units per second: the
-    /// pull is Reynolds' `desired - velocity` (seed 003's `_wanderPullBackSteering`, 50 per
+    /// pull is Reynolds' `desired - velocity` (the crowd demo's `_wanderPullBackSteering`, 50 per
     /// frame: 3000 px/s, far above the wanderer's top speed, so the pull wins).
     pub pull_back_speed: f32,
 }
 
 impl WanderParams {
-    /// Seed 003's wanderer in pixels and seconds at 60 fps: circle 30 ahead and radius 15 (per
-    /// frame: 1800 and 900 px/s), the angle jittering by up to 180 degrees a step; no home.
+    /// The cocos2d-x crowd demo's wanderer in pixels and seconds at 60 fps: circle 30 ahead and
+    /// radius 15 (per frame: 1800 and 900 px/s), the angle jittering by up to 180 degrees a step;
+    /// no home.
     pub const SEED_003: Self = Self {
         circle_distance: 30.0 * 60.0,
         circle_radius: 15.0 * 60.0,
@@ -87,11 +88,11 @@ pub fn wander_jitter(rng: &mut impl rand::Rng) -> WanderJitter {
     );
 }
 
-/// One step of seed 003's wander. `state` is the wanderer's own: in 2D the angle of its point
-/// on the circle (radians, measured from +x in world space, as the seed's `changeAngle` does),
-/// moved by `jitter * angle_change` after it is used; in 3D its point on a sphere, turned
-/// towards the jitter's direction across the sphere by at most `angle_change / 2`. The caller
-/// draws the jitter from its seeded generator ([`wander_jitter`]). The force is
+/// One step of the cocos2d-x crowd demo's wander. `state` is the wanderer's own: in 2D the angle of
+/// its point on the circle (radians, measured from +x in world space, as the demo's `changeAngle`
+/// does), moved by `jitter * angle_change` after it is used; in 3D its point on a sphere, turned
+/// towards the jitter's direction across the sphere by at most `angle_change / 2`. The caller draws
+/// the jitter from its seeded generator ([`wander_jitter`]). The force is
 /// `(circle centre - displacement) / response_time`, plus, outside the home radius,
 /// `(towards home * pull_back_speed - velocity) / response_time`.
 pub fn wander(
@@ -100,7 +101,7 @@ pub fn wander(
     params: &WanderParams,
     jitter: WanderJitter,
 ) -> Vector {
-    // At rest the seed's `getNormalized` gives zero: the circle sits on the vehicle.
+    // At rest the demo's `getNormalized` gives zero: the circle sits on the vehicle.
     let heading = vehicle.heading();
     let circle_centre = heading * params.circle_distance;
     let displacement = wander_point(state, heading) * params.circle_radius;

@@ -141,7 +141,7 @@ impl Lanes {
         let offset: Axes = std::array::from_fn(|axis| batch.position[axis] - origin[axis]);
         let distance_squared = dot(&offset, &offset);
         // Distance zero is the boid itself, or one on the very same spot (skipped, as in
-        // seed 002).
+        // the Unity port of Processing's *Flocking*).
         let mut counts = distance_squared.cmpgt(Vec4::ZERO);
         if FIELD_OF_VIEW {
             // Inside the cone around the heading (a wedge in 2D).

@@ -1,7 +1,11 @@
 //! Many boids in 3D, with the step time and frame rate on screen:
-//! `cargo run --release --example stress_3d -- 50000` (or `FLOCK_BOIDS=50000`; default
-//! 20000); drag to orbit, scroll to zoom, space pauses; `--panel` for the tuning panel.
+//! `cargo run --release -p bevy_flock3d --example stress_3d -- 50000` (or `FLOCK_BOIDS=50000`;
+//! default 20000); drag to orbit, scroll to zoom, space pauses; `--panel` for the tuning panel.
 
+// The shared example support says `bevy_flock`; here that is the 3D crate.
+extern crate bevy_flock3d as bevy_flock;
+
+#[path = "../../../examples/support/mod.rs"]
 mod support;
 mod support3d;
 

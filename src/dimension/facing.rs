@@ -1,15 +1,14 @@
-//! The plugin's per-dimension code, in one place. `bevy_flock` compiles this source in 2D and
-//! `bevy_flock3d` in 3D (its build script sets the `flock_3d` cfg); everything else is written
-//! against the kernel's [`Vector`] (`Vec2` or `Vec3`), so the components, systems and
-//! behaviours are one copy. Here: a boid's position in its `Transform`, the rotation that
-//! faces its velocity (with a stable up and optional banking in 3D), and, with the `render`
-//! feature, where the cursor points in the world.
+//! Turning a boid to face its velocity: about z in 2D; in 3D forward along the velocity with a
+//! carried-over up rolled towards level (or into a bank, with `Banking`) at most
+//! `MAX_ROLL_RATE` a second, eight boids at a time through the lanes of `facing_lanes` where
+//! they do not bank. And both ways between a heading and the rotation that faces it, for the
+//! behaviours that need them.
 
 use bevy::prelude::*;
 use flock_core::Vector;
 #[cfg(flock_3d)]
 use {
-    crate::facing_lanes::{LANES, facing_towards_level, facings_towards_level},
+    super::facing_lanes::{LANES, facing_towards_level, facings_towards_level},
     crate::parallel::compute_pool,
     bevy::ecs::change_detection::Tick,
     core::panic::Location,
@@ -17,38 +16,6 @@ use {
 };
 
 use crate::components::{Boid, Velocity};
-
-/// A boid's simulated position from its translation: x and y in 2D (z is the sprite's drawing
-/// order and stays as the app set it), all three axes in 3D.
-#[inline]
-pub(crate) fn position_of(translation: Vec3) -> Vector {
-    #[cfg(not(flock_3d))]
-    return translation.truncate();
-    #[cfg(flock_3d)]
-    return translation;
-}
-
-/// Writes a simulated position into a translation; 2D keeps the drawing order `z`.
-#[inline]
-pub(crate) fn set_position(translation: &mut Vec3, position: Vector) {
-    #[cfg(not(flock_3d))]
-    {
-        *translation = position.extend(translation.z);
-    }
-    #[cfg(flock_3d)]
-    {
-        *translation = position;
-    }
-}
-
-/// A position or displacement as a translation (`z = 0` in 2D).
-#[inline]
-pub(crate) fn translation_of(position: Vector) -> Vec3 {
-    #[cfg(not(flock_3d))]
-    return position.extend(0.0);
-    #[cfg(flock_3d)]
-    return position;
-}
 
 /// [`FlockSystems::TransformSync`](crate::FlockSystems::TransformSync) in 2D: turns each boid
 /// to face its velocity (sprites are drawn pointing along +x). A boid at rest keeps its
@@ -170,7 +137,7 @@ impl FacingPart<'_> {
             while start + LANES <= len {
                 let previous = std::array::from_fn(|lane| self.transforms[start + lane].rotation);
                 let velocity = std::array::from_fn(|lane| self.velocities[start + lane].0);
-                let level = facings_towards_level(&previous, &velocity, dt);
+                let level = facings_towards_level(&previous, &velocity, MAX_ROLL_RATE * dt);
                 for (lane, level) in level.into_iter().enumerate() {
                     if self.velocity_changed(start + lane) {
                         let rotation =
@@ -409,36 +376,6 @@ fn rotate_about(v: Vec3, axis: Vec3, angle: f32) -> Vec3 {
 fn rotate_by(v: Vec3, axis: Vec3, sin: f32, cos: f32) -> Vec3 {
     v * cos + axis.cross(v) * sin + axis * (axis.dot(v) * (1.0 - cos))
 }
-
-/// Projects the primary window's cursor through the 2D camera into the world.
-#[cfg(all(feature = "render", not(flock_3d)))]
-pub(crate) fn cursor_in_world(
-    camera: &Camera,
-    camera_transform: &GlobalTransform,
-    screen: Vec2,
-) -> Option<Vector> {
-    camera.viewport_to_world_2d(camera_transform, screen).ok()
-}
-
-/// Where the ray through the cursor meets the ground, the plane y = 0 (Bevy's up is +y):
-/// tanks are sent there and clicked boids appear there. `None` when the ray misses it.
-#[cfg(all(feature = "render", flock_3d))]
-pub(crate) fn cursor_in_world(
-    camera: &Camera,
-    camera_transform: &GlobalTransform,
-    screen: Vec2,
-) -> Option<Vector> {
-    let ray = camera.viewport_to_world(camera_transform, screen).ok()?;
-    let distance = ray.intersect_plane(Vec3::ZERO, InfinitePlane3d::new(Vec3::Y))?;
-    Some(ray.get_point(distance))
-}
-
-/// The camera the cursor is projected through: the 2D camera.
-#[cfg(all(feature = "render", not(flock_3d)))]
-pub(crate) type WorldCamera = Camera2d;
-/// The camera the cursor is projected through: the 3D camera.
-#[cfg(all(feature = "render", flock_3d))]
-pub(crate) type WorldCamera = Camera3d;
 
 #[cfg(all(test, flock_3d))]
 mod tests {
@@ -689,5 +626,90 @@ mod tests {
         assert_eq!(facing(Quat::IDENTITY, Vec3::NAN, None, 1.0), None);
         let broken = Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0);
         assert!(facing(broken, Vec3::X, None, 1.0).unwrap().is_finite());
+    }
+
+    /// `facing` without banking for each boid, one at a time: what [`face_velocity`] gives a
+    /// batch of eight through the lanes, boid by boid.
+    fn one_at_a_time(previous: &[Quat; LANES], velocity: &[Vec3; LANES], dt: f32) -> [Quat; LANES] {
+        std::array::from_fn(|lane| {
+            facing(previous[lane], velocity[lane], None, dt).unwrap_or(Quat::NAN)
+        })
+    }
+
+    #[test]
+    fn every_lane_is_the_one_boid_rotation_to_the_bit_or_steps_aside() {
+        let dt = 1.0 / 60.0;
+        let (mut taken, mut declined) = (0, 0);
+        let mut check = |previous: [Quat; LANES], velocity: [Vec3; LANES]| {
+            let expected = one_at_a_time(&previous, &velocity, dt);
+            for (lane, level) in facings_towards_level(&previous, &velocity, MAX_ROLL_RATE * dt)
+                .into_iter()
+                .enumerate()
+            {
+                match level {
+                    Some(rotation) => {
+                        taken += 1;
+                        assert_eq!(
+                            rotation.to_array().map(f32::to_bits),
+                            expected[lane].to_array().map(f32::to_bits),
+                            "{} after {}",
+                            velocity[lane],
+                            previous[lane]
+                        );
+                    }
+                    None => declined += 1,
+                }
+            }
+        };
+        // Headings all round and at every pitch (heading +z, where the yaw's half angle
+        // switches form, among them), at several speeds, from rotations level, rolled within a
+        // step's reach, rolled beyond it, upside down and a little (or more) off unit length.
+        for yaw in 0..36 {
+            for pitch in -9..=9 {
+                let (yaw, pitch) = (yaw as f32 * 10f32.to_radians(), pitch as f32 * 0.17);
+                let heading = Quat::from_euler(EulerRot::YXZ, yaw, pitch, 0.0);
+                let level = facing(Quat::IDENTITY, heading * Vec3::NEG_Z, None, 1.0).unwrap();
+                let mut previous = [0.0, 0.02, -0.05, 0.5, 3.1, 0.0, 0.01, -0.3]
+                    .map(|roll| level * Quat::from_rotation_z(roll));
+                previous[5] *= 1.000_001;
+                previous[6] *= 1.001;
+                let nudge = Quat::from_euler(EulerRot::YXZ, 0.02, -0.01, 0.0);
+                let velocity = [1e-3, 1.0, 120.0, 5e3, 1.0, 120.0, 120.0, 7.0]
+                    .map(|speed| nudge * heading * Vec3::NEG_Z * speed);
+                check(previous, velocity);
+            }
+        }
+        // Lanes with no direction, straight up or down, huge or tiny, or not finite.
+        let velocity = [
+            Vec3::ZERO,
+            Vec3::NAN,
+            Vec3::Y,
+            Vec3::NEG_Y * 3.0,
+            Vec3::new(f32::MAX, 0.0, 1.0),
+            Vec3::new(1e-30, 0.0, -1e-30),
+            Vec3::new(f32::INFINITY, 0.0, 0.0),
+            Vec3::new(1e-4, 1.0, 0.0),
+        ];
+        let previous = [
+            Quat::IDENTITY,
+            Quat::IDENTITY,
+            Quat::IDENTITY,
+            Quat::from_rotation_x(1.0),
+            Quat::IDENTITY,
+            Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
+            Quat::NAN,
+            Quat::IDENTITY,
+        ];
+        check(previous, velocity);
+        assert!(
+            facings_towards_level(&previous, &velocity, MAX_ROLL_RATE * dt)[..4]
+                .iter()
+                .all(Option::is_none)
+        );
+        // Both ways are exercised (the rotations off unit length and the lanes above decline).
+        assert!(
+            taken > 4000 && declined > 600,
+            "{taken} taken, {declined} declined"
+        );
     }
 }

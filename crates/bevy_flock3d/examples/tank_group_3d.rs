@@ -1,9 +1,13 @@
-//! Seed 004's tank groups in 3D, in the seed's own units and numbers: tanks (a box with a
-//! turret) drive at 5 units a second and turn at most 20 degrees a second on the ground, each
-//! heading for its group's target while keeping 10 units from its mates (weights 1.25 / 1 /
-//! 0.8); yellow lines join mates. A click on the ground sends the selected group; Tab selects
-//! the next; right-drag orbits, scroll zooms.
+//! The Unity tank group in 3D, in the document's own units and numbers: tanks (a box with a turret)
+//! drive at 5 units a second and turn at most 20 degrees a second on the ground, each heading for
+//! its group's target while keeping 10 units from its mates (weights 1.25 / 1 / 0.8); yellow lines
+//! join mates. A click on the ground sends the selected group; Tab selects the next; right-drag
+//! orbits, scroll zooms.
 
+// The shared example support says `bevy_flock`; here that is the 3D crate.
+extern crate bevy_flock3d as bevy_flock;
+
+#[path = "../../../examples/support/mod.rs"]
 mod support;
 mod support3d;
 
@@ -13,9 +17,9 @@ use bevy_flock3d::prelude::*;
 use bevy_flock3d::{FlockBuffers, UiWantsInput};
 use support3d::OrbitCamera;
 
-/// Seed 004's `TankGroup`: keepDistance 10, keepWeight 1, targetCloseDistance 20,
+/// The Unity tank group's `TankGroup`: keepDistance 10, keepWeight 1, targetCloseDistance 20,
 /// targetWeight 1.25, moveWeight 0.8; a member stops within 15 units of the target (ours: the
-/// seed's stop distance is lost; see `GroupParams::default`).
+/// document's stop distance is lost; see `GroupParams::default`).
 const GROUP: GroupParams = GroupParams {
     keep_distance: 10.0,
     keep_weight: 1.0,
@@ -25,7 +29,7 @@ const GROUP: GroupParams = GroupParams {
     stop_distance: 15.0,
 };
 
-/// Seed 004's `TankBehaviour`: moveSpeed 5.
+/// The Unity tank group's `TankBehaviour`: moveSpeed 5.
 const MOVE_SPEED: f32 = 5.0;
 
 /// The ground the tanks drive on, units from the centre to each side.
@@ -168,7 +172,7 @@ fn setup(
             commands
                 .spawn((
                     Boid,
-                    // Seed 004's Drive: 5 units a second, turning at most 20 degrees a second.
+                    // The document's Drive: 5 units a second, turning at most 20 degrees a second.
                     GroupMember::new(group, DriveParams::default()).facing(Vec3::X),
                     // The group drives the tank; reversing reaches up to 8 times the speed.
                     MotionLimits {
@@ -242,7 +246,7 @@ fn draw_targets(selected: Res<Selected>, groups: Query<&BoidGroup>, mut gizmos: 
 }
 
 /// Yellow lines from each tank to the mates within its keep distance, found through the
-/// plugin's neighbour index as the group behaviour finds them (the seed's `Debug.DrawLine`).
+/// plugin's neighbour index as the group behaviour finds them (the document's `Debug.DrawLine`).
 fn draw_mate_lines(
     buffers: Res<FlockBuffers>,
     members: Query<&GroupMember>,

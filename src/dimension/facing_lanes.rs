@@ -1,39 +1,42 @@
 //! The 3D facing without banking, for eight boids at once: the rotation that faces the velocity
-//! with the old up carried over and rolled towards level, at most [`MAX_ROLL_RATE`] a second.
-//! Every boid of a flock that does not bank takes this path, save the few that need
-//! [`crate::dimension`]'s full one (headings within a hair of the vertical, an up carried onto
-//! the heading, a roll of more than a radian a step, a rotation other code broke).
+//! with the old up carried over and rolled towards level, at most a given roll a step
+//! ([`MAX_ROLL_RATE`](super::MAX_ROLL_RATE) times the time step). Every boid of a flock that
+//! does not bank takes this path, save the few that need [`facing`](super::facing::facing)'s
+//! full one (headings within a hair of the vertical, an up carried onto the heading, a roll of
+//! more than a radian a step, a rotation other code broke).
 //!
 //! One boid at a time, the path waits on each of its square roots and divisions in turn.
 //! Written lane by lane over arrays and without branches, it is worked by the compiler with
 //! vector instructions across the lanes instead. It has no trigonometry: the level rotation
 //! comes from half-angle identities, the roll's angle is compared through its cosine, and the
-//! step's roll comes from a short series. One boid alone ([`facing`](crate::dimension::facing))
+//! step's roll comes from a short series. One boid alone ([`facing`](super::facing::facing))
 //! runs the same lane function, so a boid's rotation has the same bits whichever way it went: a
 //! replay does not depend on it.
+//!
+//! It takes the step's roll as an argument and imports nothing from the facing module, which
+//! builds on it.
 
 use bevy::math::{Quat, Vec3};
-
-use crate::dimension::MAX_ROLL_RATE;
 
 /// Boids faced at once: two vectors of SSE (baseline x86-64), one of AVX.
 pub(crate) const LANES: usize = 8;
 
 /// The largest roll a step the series in [`small_sin_cos`] is used for, radians; a step that
-/// may roll more (a time step of over 0.16 s at [`MAX_ROLL_RATE`]) takes the full path.
+/// may roll more (a time step of over 0.16 s at [`MAX_ROLL_RATE`](super::MAX_ROLL_RATE)) takes
+/// the full path.
 const MAX_SERIES_ROLL: f32 = 1.0;
 
-/// For each of `LANES` boids, the rotation [`facing`](crate::dimension::facing) gives it without
-/// banking, or `None` where it needs the full path or has no direction.
+/// For each of `LANES` boids, the rotation [`facing`](super::facing::facing) gives it without
+/// banking, or `None` where it needs the full path or has no direction. `roll_per_horizontal`
+/// is the step's largest roll for a level heading, radians, as in [`facing_towards_level`].
 pub(crate) fn facings_towards_level(
     previous: &[Quat; LANES],
     velocity: &[Vec3; LANES],
-    dt: f32,
+    roll_per_horizontal: f32,
 ) -> [Option<Quat>; LANES] {
     // Each lane's inputs and outputs as plain arrays, so the loop's lanes are independent.
     let velocity = velocity.map(|v| v.to_array());
     let previous = previous.map(|q| q.to_array());
-    let roll_per_horizontal = MAX_ROLL_RATE * dt;
     let mut taken = [false; LANES];
     let mut rotation = [[0.0; 4]; LANES];
     for lane in 0..LANES {
@@ -184,17 +187,7 @@ pub(crate) fn small_sin_cos(x: f32) -> (f32, f32) {
 
 #[cfg(test)]
 mod tests {
-    use bevy::math::EulerRot;
-
     use super::*;
-    use crate::dimension::facing;
-
-    /// `facing` without banking for each boid, one at a time.
-    fn one_at_a_time(previous: &[Quat; LANES], velocity: &[Vec3; LANES], dt: f32) -> [Quat; LANES] {
-        std::array::from_fn(|lane| {
-            facing(previous[lane], velocity[lane], None, dt).unwrap_or(Quat::NAN)
-        })
-    }
 
     #[test]
     fn the_series_is_the_sine_and_cosine_to_float_precision() {
@@ -238,82 +231,5 @@ mod tests {
             assert!((rotation * Vec3::X).y.abs() < 1e-5, "{forward}: not level");
             assert!((rotation * Vec3::Y).y > 0.0, "{forward}: upside down");
         }
-    }
-
-    #[test]
-    fn every_lane_is_the_one_boid_rotation_to_the_bit_or_steps_aside() {
-        let dt = 1.0 / 60.0;
-        let (mut taken, mut declined) = (0, 0);
-        let mut check = |previous: [Quat; LANES], velocity: [Vec3; LANES]| {
-            let expected = one_at_a_time(&previous, &velocity, dt);
-            for (lane, level) in facings_towards_level(&previous, &velocity, dt)
-                .into_iter()
-                .enumerate()
-            {
-                match level {
-                    Some(rotation) => {
-                        taken += 1;
-                        assert_eq!(
-                            rotation.to_array().map(f32::to_bits),
-                            expected[lane].to_array().map(f32::to_bits),
-                            "{} after {}",
-                            velocity[lane],
-                            previous[lane]
-                        );
-                    }
-                    None => declined += 1,
-                }
-            }
-        };
-        // Headings all round and at every pitch (heading +z, where the yaw's half angle
-        // switches form, among them), at several speeds, from rotations level, rolled within a
-        // step's reach, rolled beyond it, upside down and a little (or more) off unit length.
-        for yaw in 0..36 {
-            for pitch in -9..=9 {
-                let (yaw, pitch) = (yaw as f32 * 10f32.to_radians(), pitch as f32 * 0.17);
-                let heading = Quat::from_euler(EulerRot::YXZ, yaw, pitch, 0.0);
-                let level = facing(Quat::IDENTITY, heading * Vec3::NEG_Z, None, 1.0).unwrap();
-                let mut previous = [0.0, 0.02, -0.05, 0.5, 3.1, 0.0, 0.01, -0.3]
-                    .map(|roll| level * Quat::from_rotation_z(roll));
-                previous[5] *= 1.000_001;
-                previous[6] *= 1.001;
-                let nudge = Quat::from_euler(EulerRot::YXZ, 0.02, -0.01, 0.0);
-                let velocity = [1e-3, 1.0, 120.0, 5e3, 1.0, 120.0, 120.0, 7.0]
-                    .map(|speed| nudge * heading * Vec3::NEG_Z * speed);
-                check(previous, velocity);
-            }
-        }
-        // Lanes with no direction, straight up or down, huge or tiny, or not finite.
-        let velocity = [
-            Vec3::ZERO,
-            Vec3::NAN,
-            Vec3::Y,
-            Vec3::NEG_Y * 3.0,
-            Vec3::new(f32::MAX, 0.0, 1.0),
-            Vec3::new(1e-30, 0.0, -1e-30),
-            Vec3::new(f32::INFINITY, 0.0, 0.0),
-            Vec3::new(1e-4, 1.0, 0.0),
-        ];
-        let previous = [
-            Quat::IDENTITY,
-            Quat::IDENTITY,
-            Quat::IDENTITY,
-            Quat::from_rotation_x(1.0),
-            Quat::IDENTITY,
-            Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
-            Quat::NAN,
-            Quat::IDENTITY,
-        ];
-        check(previous, velocity);
-        assert!(
-            facings_towards_level(&previous, &velocity, dt)[..4]
-                .iter()
-                .all(Option::is_none)
-        );
-        // Both ways are exercised (the rotations off unit length and the lanes above decline).
-        assert!(
-            taken > 4000 && declined > 600,
-            "{taken} taken, {declined} declined"
-        );
     }
 }

@@ -2,6 +2,10 @@
 //! and fogged; drag to orbit, scroll to zoom, B adds 200 boids, P switches birds and fish, with
 //! the tuning panel (`--no-panel` to leave it out).
 
+// The shared example support says `bevy_flock`; here that is the 3D crate.
+extern crate bevy_flock3d as bevy_flock;
+
+#[path = "../../../examples/support/mod.rs"]
 mod support;
 mod support3d;
 
