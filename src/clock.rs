@@ -6,6 +6,7 @@ use bevy::prelude::*;
 /// clock lets them; rendering and input go on while paused.
 ///
 /// ```
+/// # #[cfg(flock_3d)] extern crate bevy_flock3d as bevy_flock;
 /// use bevy::prelude::*;
 /// use bevy_flock::prelude::*;
 ///

@@ -7,6 +7,7 @@ use flock_core::{RuleWeights, Vector};
 /// position is its translation), [`Velocity`], [`Acceleration`] and [`SteeringWeights`].
 ///
 /// ```
+/// # #[cfg(flock_3d)] extern crate bevy_flock3d as bevy_flock;
 /// use bevy::prelude::*;
 /// use bevy_flock::prelude::*;
 ///
@@ -14,7 +15,8 @@ use flock_core::{RuleWeights, Vector};
 ///     commands.spawn((
 ///         Boid,
 ///         Transform::from_xyz(10.0, 20.0, 0.0),
-///         Velocity(Vec2::new(50.0, 0.0)),
+///         // `Vector` is `Vec2` in bevy_flock, `Vec3` in bevy_flock3d.
+///         Velocity(Vector::X * 50.0),
 ///     ));
 /// }
 /// # bevy::ecs::system::assert_is_system(spawn_one);
@@ -63,3 +65,22 @@ impl SteeringWeights {
         }
     }
 }
+
+/// Which flock a boid belongs to. Boids flock (separation, alignment, cohesion) only with boids
+/// of the same species; a boid without one is species 0. To be hunted or to hunt through
+/// [`SpeciesRelations`](crate::SpeciesRelations), a boid needs this component, even for
+/// species 0.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[reflect(Component, Debug, PartialEq, Default)]
+// What a hunt adds to.
+#[require(SteeringForce)]
+pub struct Species(pub u32);
+
+/// The weighted sum of a boid's behaviour forces this step. Every behaviour component brings
+/// it; the behaviour systems add to it and [`FlockSystems::Behaviours`] ends by turning it into
+/// acceleration and zeroing it. Systems of your own may add forces to it in that set too.
+///
+/// [`FlockSystems::Behaviours`]: crate::FlockSystems::Behaviours
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
+#[reflect(Component, Debug, PartialEq, Default)]
+pub struct SteeringForce(pub Vector);

@@ -1,4 +1,7 @@
-#![doc = include_str!("../README.md")]
+// The crate's front page is its README: the root one in 2D, bevy_flock3d's own in 3D
+// (`tools/stage-packages.sh` rewrites that path for the 3D package, where it is `../README.md`).
+#![cfg_attr(not(flock_3d), doc = include_str!("../README.md"))]
+#![cfg_attr(flock_3d, doc = include_str!("../crates/bevy_flock3d/README.md"))]
 #![warn(missing_docs)]
 
 mod behaviours;

@@ -18,6 +18,7 @@ use crate::dimension::position_of;
 /// it, from any system after [`FlockSystems::Edges`](crate::FlockSystems::Edges).
 ///
 /// ```
+/// # #[cfg(flock_3d)] extern crate bevy_flock3d as bevy_flock;
 /// use bevy::prelude::*;
 /// use bevy_flock::FlockStateHash;
 ///

@@ -57,6 +57,7 @@ fn cores() -> usize {
 /// the default plugin with this one to steer on all cores:
 ///
 /// ```no_run
+/// # #[cfg(flock_3d)] extern crate bevy_flock3d as bevy_flock;
 /// use bevy::prelude::*;
 /// use bevy_flock::prelude::*;
 ///

@@ -20,6 +20,7 @@ use crate::steer::{FlockBuffers, build_index, snapshot_boids, steer_boids};
 /// where the [`FlockClock`] is not paused. Order your own systems around them:
 ///
 /// ```
+/// # #[cfg(flock_3d)] extern crate bevy_flock3d as bevy_flock;
 /// use bevy::prelude::*;
 /// use bevy_flock::prelude::*;
 ///

@@ -26,11 +26,12 @@ pub enum Placement {
 /// without going over [`FlockSettings::max_boids`]; reaching the cap is logged once per command.
 ///
 /// ```
+/// # #[cfg(flock_3d)] extern crate bevy_flock3d as bevy_flock;
 /// use bevy::prelude::*;
 /// use bevy_flock::prelude::*;
 ///
 /// fn setup(mut commands: Commands) {
-///     commands.queue(SpawnBoids::new(150, Placement::At(Vec2::ZERO)));
+///     commands.queue(SpawnBoids::new(150, Placement::At(Vector::ZERO)));
 /// }
 /// # bevy::ecs::system::assert_is_system(setup);
 /// ```

@@ -9,7 +9,7 @@ use flock_core::{
     AnyIndex, Executor, NeighbourIndex, NeighbourStats, RuleWeights, StepConstants, Vector,
 };
 
-use crate::components::{Acceleration, Boid, SteeringWeights, Velocity};
+use crate::components::{Acceleration, Boid, Species, SteeringWeights, Velocity};
 use crate::dimension::position_of;
 use crate::parallel::compute_pool;
 use crate::settings::ActiveFlockSettings;
@@ -34,16 +34,6 @@ pub struct FlockBuffers {
     stats: NeighbourStats,
     timings: StepTimings,
 }
-
-/// Which flock a boid belongs to. Boids flock (separation, alignment, cohesion) only with boids
-/// of the same species; a boid without one is species 0. To be hunted or to hunt through
-/// [`SpeciesRelations`](crate::SpeciesRelations), a boid needs this component, even for
-/// species 0.
-// It brings a `SteeringForce` (what a hunt adds to) as a required component registered by
-// `add_behaviours`: that component belongs to the behaviours, which build on this module.
-#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[reflect(Component, Debug, PartialEq, Default)]
-pub struct Species(pub u32);
 
 /// The boids of one species, gathered so they flock only with their own kind: their own
 /// buffers and index, and where each sits in the full snapshot.

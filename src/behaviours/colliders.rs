@@ -25,6 +25,7 @@ use crate::settings::ActiveFlockSettings;
 /// positive, or a weight that is not finite, the boid gets no force and a warning, once.
 ///
 /// ```
+/// # #[cfg(flock_3d)] extern crate bevy_flock3d as bevy_flock;
 /// use bevy::prelude::*;
 /// use bevy_flock::avian::prelude::{Collider, PhysicsPlugins};
 /// use bevy_flock::prelude::*;
@@ -32,10 +33,10 @@ use crate::settings::ActiveFlockSettings;
 /// // The app: `DefaultPlugins` (or `MinimalPlugins` and an `AssetPlugin`),
 /// // `PhysicsPlugins::default()` and `BoidsPlugin::default()`.
 /// fn level(mut commands: Commands) {
-///     // A wall of the level: any avian collider, on any layer the boids' mask has.
-///     commands.spawn((Collider::rectangle(20.0, 300.0), Transform::from_xyz(200.0, 0.0, 0.0)));
+///     // A pillar of the level: any avian collider, on any layer the boids' mask has.
+///     commands.spawn((Collider::capsule(20.0, 300.0), Transform::from_xyz(200.0, 0.0, 0.0)));
 ///     // A boid that looks 120 units ahead and keeps 10 units from colliders.
-///     commands.spawn((Boid, Velocity(Vec2::X * 100.0), AvoidColliders::new(120.0, 10.0)));
+///     commands.spawn((Boid, Velocity(Vector::X * 100.0), AvoidColliders::new(120.0, 10.0)));
 /// }
 /// # let _ = (level, PhysicsPlugins::default());
 /// ```

@@ -2,21 +2,11 @@
 
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
-use flock_core::Vector;
 use flock_core::steering::combine;
 
 use crate::behaviours::MotionLimits;
-use crate::components::Acceleration;
+use crate::components::{Acceleration, SteeringForce};
 use crate::settings::ActiveFlockSettings;
-
-/// The weighted sum of a boid's behaviour forces this step. Every behaviour component brings
-/// it; the behaviour systems add to it and [`FlockSystems::Behaviours`] ends by turning it into
-/// acceleration and zeroing it. Systems of your own may add forces to it in that set too.
-///
-/// [`FlockSystems::Behaviours`]: crate::FlockSystems::Behaviours
-#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default, Deref, DerefMut)]
-#[reflect(Component, Debug, PartialEq, Default)]
-pub struct SteeringForce(pub Vector);
 
 /// The cocos2d-x crowd demo's combination: truncate the sum to the maximum force, divide by mass,
 /// add to the acceleration. A sum that is not finite (a behaviour given NaN) is dropped and

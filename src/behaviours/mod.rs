@@ -40,7 +40,7 @@ pub use avoidance::{AvoidObstacles, AvoidWalls, Obstacle};
 #[cfg(feature = "avian")]
 pub use colliders::AvoidColliders;
 pub use collision_avoidance::AvoidCollisions;
-pub use combine::SteeringForce;
+pub use crate::components::SteeringForce;
 pub use containment::{Pen, StayInside};
 pub use flee::Flee;
 pub use flow_field::{FlockFlowField, FollowFlowField};
@@ -59,7 +59,7 @@ pub use offset_pursuit::OffsetPursuit;
 pub use path::{FlockPath, FollowPath};
 
 // The snapshot reads a boid's species, so the component lives below, in `steer`.
-pub use crate::steer::Species;
+pub use crate::components::Species;
 
 pub(crate) use combine::combine_steering;
 pub(crate) use group::face_group_heading;
@@ -89,8 +89,6 @@ pub(crate) fn add_behaviours(
         .register_type::<BoidGroup>()
         .register_type::<GroupMember>()
         .register_type::<Species>()
-        // A boid of a species may hunt or be hunted: it needs the sum a hunt adds to.
-        .register_required_components::<Species, SteeringForce>()
         .register_type::<SpeciesRelations>()
         .init_resource::<SpeciesRelations>()
         .register_type::<AvoidCollisions>()

@@ -2,6 +2,7 @@
 //! RON, stats, live plots and debug drawing, in one egui window over the flock.
 //!
 //! ```no_run
+//! # #[cfg(flock_3d)] extern crate bevy_flock3d as bevy_flock;
 //! use bevy::prelude::*;
 //! use bevy_flock::panel::FlockPanelPlugin;
 //! use bevy_flock::prelude::*;

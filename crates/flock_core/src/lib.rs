@@ -25,6 +25,7 @@
 //! of the source documents.
 //!
 //! ```
+//! # #[cfg(flock_3d)] extern crate flock_core3d as flock_core;
 //! use flock_core::{Flock, FlockConfig};
 //!
 //! let config = FlockConfig::default();

@@ -9,11 +9,12 @@ use crate::space::Space;
 /// left out; with no moving boid the result is 0.
 ///
 /// ```
+/// # #[cfg(flock_3d)] extern crate flock_core3d as flock_core;
 /// use flock_core::{Vector, metrics::polarisation};
 ///
-/// let aligned = [Vector::new(1.0, 0.0), Vector::new(3.0, 0.0)];
+/// let aligned = [Vector::X, Vector::X * 3.0];
 /// assert!((polarisation(&aligned) - 1.0).abs() < 1e-6);
-/// let opposite = [Vector::new(1.0, 0.0), Vector::new(-2.0, 0.0)];
+/// let opposite = [Vector::X, Vector::X * -2.0];
 /// assert!(polarisation(&opposite) < 1e-6);
 /// ```
 pub fn polarisation(velocities: &[Vector]) -> f32 {
