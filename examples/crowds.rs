@@ -8,12 +8,14 @@ mod support;
 
 use std::collections::{BTreeSet, VecDeque};
 
+use bevy::ecs::system::EntityCommands;
 use bevy::prelude::*;
+use bevy_flock::FlockRng;
 use bevy_flock::flock_core::Bounds;
 use bevy_flock::flock_core::steering::FlowField;
 use bevy_flock::prelude::*;
-use bevy_flock::{FlockRng, UiWantsInput};
 use rand::RngExt;
+use support::Avoiding;
 
 /// Walkers per crowd.
 const CROWD: usize = 90;
@@ -51,10 +53,6 @@ enum Crowd {
     Orange,
 }
 
-/// Whether walkers avoid each other (A toggles it).
-#[derive(Resource)]
-struct Avoiding(bool);
-
 /// Collisions in the last second: the time of each.
 #[derive(Resource, Default)]
 struct Collisions {
@@ -76,11 +74,7 @@ fn main() {
     app.insert_resource(FlockSettings {
         config: FlockConfig {
             // Walkers do not flock: they only steer.
-            weights: RuleWeights {
-                separation: 0.0,
-                alignment: 0.0,
-                cohesion: 0.0,
-            },
+            weights: RuleWeights::NONE,
             edges: EdgeMode::Free,
             max_speed: WALKER.max_speed,
             bounds: Bounds {
@@ -92,11 +86,9 @@ fn main() {
         bounds_source: BoundsSource::Fixed,
         ..default()
     })
-    .insert_resource(ClickToSpawn {
-        enabled: false,
-        ..default()
-    })
+    .insert_resource(ClickToSpawn::OFF)
     .insert_resource(FlockFlowField(flow_field()))
+    // Whether walkers avoid each other (A switches it).
     .insert_resource(Avoiding(true))
     .init_resource::<Collisions>()
     .add_plugins(BoidsPlugin::default().with_seed(14))
@@ -105,7 +97,7 @@ fn main() {
     .add_systems(
         Update,
         (
-            toggle_avoidance,
+            support::switch_avoidance::<With<Crowd>>(KeyCode::KeyA, set_avoidance),
             start_again,
             guide_orange,
             count_collisions,
@@ -220,23 +212,12 @@ fn spawn_walker(world: &mut World, crowd: Crowd, start: Vec2) {
     walker.insert(crowd);
 }
 
-fn toggle_avoidance(
-    mut commands: Commands,
-    keys: Res<ButtonInput<KeyCode>>,
-    ui: Res<UiWantsInput>,
-    mut avoiding: ResMut<Avoiding>,
-    walkers: Query<Entity, With<Crowd>>,
-) {
-    if ui.keyboard || !keys.just_pressed(KeyCode::KeyA) {
-        return;
-    }
-    avoiding.0 = !avoiding.0;
-    for walker in &walkers {
-        if avoiding.0 {
-            commands.entity(walker).insert(AVOID);
-        } else {
-            commands.entity(walker).remove::<AvoidCollisions>();
-        }
+/// Predictive avoidance on or off for one walker.
+fn set_avoidance(walker: &mut EntityCommands, on: bool) {
+    if on {
+        walker.insert(AVOID);
+    } else {
+        walker.remove::<AvoidCollisions>();
     }
 }
 
@@ -343,7 +324,5 @@ fn update_help(
         if avoiding.0 { "on" } else { "off" },
         collisions.times.len()
     );
-    if help.0 != text {
-        help.0 = text;
-    }
+    help.set_if_neq(support::HelpLine(text));
 }

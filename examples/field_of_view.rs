@@ -11,9 +11,9 @@
 mod support;
 
 use bevy::prelude::*;
+use bevy_flock::FlockRng;
 use bevy_flock::prelude::*;
 use bevy_flock::presets::field_of_view;
-use bevy_flock::{FlockRng, UiWantsInput};
 use rand::RngExt;
 
 const VEHICLES: usize = 30;
@@ -69,14 +69,11 @@ fn setup(
     mut prefab: ResMut<BoidPrefab>,
 ) {
     commands.spawn(Camera2d);
-    *prefab = BoidPrefab {
-        image: assets.load(BoidSprite::Arrow.asset_path()),
-        size: Vec2::splat(26.0),
-        colors: BoidColors::RandomHue {
-            saturation: 0.8,
-            lightness: 0.6,
-        },
+    let hues = BoidColors::RandomHue {
+        saturation: 0.8,
+        lightness: 0.6,
     };
+    *prefab = support::sprite_prefab(&assets, BoidSprite::Arrow, 26.0, hues);
     // As the tutorial's `Flock()`: random positions, velocity components uniform in +-10 per frame
     // (the first step truncates them to the max speed). The bounds follow the camera from the
     // first frame; the default window is what they will be.
@@ -99,8 +96,8 @@ fn setup(
     }
 }
 
-fn switch_rules(keys: Res<ButtonInput<KeyCode>>, ui: Res<UiWantsInput>, mut rules: ResMut<Rules>) {
-    if keys.just_pressed(KeyCode::KeyM) && !ui.keyboard {
+fn switch_rules(shortcuts: support::Shortcuts, mut rules: ResMut<Rules>) {
+    if shortcuts.pressed(KeyCode::KeyM) {
         *rules = match *rules {
             Rules::Document => Rules::Reynolds,
             Rules::Reynolds => Rules::Document,
@@ -118,11 +115,7 @@ fn apply_rules(
 ) {
     let document = *rules == Rules::Document;
     let weights = if document {
-        RuleWeights {
-            separation: 0.0,
-            alignment: 0.0,
-            cohesion: 0.0,
-        }
+        RuleWeights::NONE
     } else {
         field_of_view().config.weights
     };
@@ -141,12 +134,8 @@ fn apply_rules(
     }
 }
 
-fn toggle_view(
-    keys: Res<ButtonInput<KeyCode>>,
-    ui: Res<UiWantsInput>,
-    mut settings: ResMut<FlockSettings>,
-) {
-    if keys.just_pressed(KeyCode::KeyV) && !ui.keyboard {
+fn toggle_view(shortcuts: support::Shortcuts, mut settings: ResMut<FlockSettings>) {
+    if shortcuts.pressed(KeyCode::KeyV) {
         let view = &mut settings.config.view_angle_degrees;
         *view = if *view < 360.0 { 360.0 } else { 180.0 };
     }
@@ -210,7 +199,5 @@ fn update_help(
             )
         }
     };
-    if help.0 != text {
-        help.0 = text;
-    }
+    help.set_if_neq(support::HelpLine(text));
 }

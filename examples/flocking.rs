@@ -6,7 +6,6 @@
 mod support;
 
 use bevy::prelude::*;
-use bevy_flock::UiWantsInput;
 use bevy_flock::prelude::*;
 use bevy_flock::presets::{UNITY_PIXELS_PER_UNIT, unity_port, unity_port_first};
 
@@ -45,10 +44,16 @@ fn main() {
         .add_systems(Startup, setup)
         .add_systems(
             Update,
-            (pause_and_step, cycle_prefab, switch_version, update_help),
+            (
+                support::pause_on_space,
+                support::step_on_n,
+                cycle_prefab,
+                switch_version,
+                update_help,
+            ),
         );
     let panel = support::add_panel(&mut app, true, START);
-    app.insert_resource(PanelKey(if panel { "   F1: panel" } else { "" }));
+    app.insert_resource(support::PanelKey(if panel { "   F1: panel" } else { "" }));
     app.run();
 }
 
@@ -65,10 +70,6 @@ struct Prefabs {
     all: Vec<BoidPrefab>,
     current: usize,
 }
-
-/// The help line's mention of the panel's key, when there is a panel.
-#[derive(Resource)]
-struct PanelKey(&'static str);
 
 fn setup(
     mut commands: Commands,
@@ -90,33 +91,15 @@ fn setup(
     });
 }
 
-fn pause_and_step(
-    keys: Res<ButtonInput<KeyCode>>,
-    ui: Res<UiWantsInput>,
-    mut clock: ResMut<FlockClock>,
-) {
-    // Typing in the panel's file name is not a shortcut.
-    if ui.keyboard {
-        return;
-    }
-    if keys.just_pressed(KeyCode::Space) {
-        clock.toggle_pause();
-    }
-    if keys.just_pressed(KeyCode::KeyN) {
-        clock.step_once();
-    }
-}
-
 /// V: the other version, from its own start.
 fn switch_version(
     mut commands: Commands,
-    keys: Res<ButtonInput<KeyCode>>,
-    ui: Res<UiWantsInput>,
+    shortcuts: support::Shortcuts,
     mut version: ResMut<Version>,
     mut settings: ResMut<FlockSettings>,
     boids: Query<Entity, With<Boid>>,
 ) {
-    if !keys.just_pressed(KeyCode::KeyV) || ui.keyboard {
+    if !shortcuts.pressed(KeyCode::KeyV) {
         return;
     }
     for boid in &boids {
@@ -135,12 +118,11 @@ fn switch_version(
 }
 
 fn cycle_prefab(
-    keys: Res<ButtonInput<KeyCode>>,
-    ui: Res<UiWantsInput>,
+    shortcuts: support::Shortcuts,
     mut prefabs: ResMut<Prefabs>,
     mut prefab: ResMut<BoidPrefab>,
 ) {
-    if keys.just_pressed(KeyCode::KeyP) && !ui.keyboard {
+    if shortcuts.pressed(KeyCode::KeyP) {
         prefabs.current = (prefabs.current + 1) % prefabs.all.len();
         *prefab = prefabs.all[prefabs.current].clone();
     }
@@ -148,25 +130,18 @@ fn cycle_prefab(
 
 /// The one-line help, with the boid count and whether the flock is paused.
 fn update_help(
-    settings: Res<FlockSettings>,
     version: Res<Version>,
-    clock: Res<FlockClock>,
-    panel_key: Res<PanelKey>,
-    boids: Query<(), With<Boid>>,
+    status: support::FlockStatus,
     mut help: ResMut<support::HelpLine>,
 ) {
-    let state = if clock.is_paused() { "  [paused]" } else { "" };
     let version = match *version {
         Version::First => 1,
         Version::Second => 2,
     };
     let text = format!(
-        "V: version {version}   click: add ({}/{})   space: pause   N: step   P: sprite{}{state}",
-        boids.iter().count(),
-        settings.max_boids,
-        panel_key.0
+        "V: version {version}   click: add {}   space: pause   N: step   P: sprite{}",
+        status.boids_of_max(),
+        status.ending()
     );
-    if help.0 != text {
-        help.0 = text;
-    }
+    help.set_if_neq(support::HelpLine(text));
 }

@@ -9,7 +9,7 @@ mod support;
 use bevy::prelude::*;
 use bevy_flock::flock_core::steering::{Frame, formation_slots};
 use bevy_flock::prelude::*;
-use bevy_flock::{CursorWorldPosition, UiWantsInput};
+use support::Selection;
 
 /// Leaders: unhurried, and turning at most a radian a second so their squads can follow.
 const LEADER: MotionLimits = MotionLimits {
@@ -73,48 +73,16 @@ fn squads() -> [(FormationShape, Color, usize, Vec2, Vec2); 5] {
 
 fn main() {
     let mut app = support::example_app("formations");
-    app.insert_resource(FlockSettings {
-        // Only a short separation among the boids: the formations do the rest.
-        config: FlockConfig {
-            separation_radius: 14.0,
-            weights: RuleWeights {
-                separation: 1.0,
-                alignment: 0.0,
-                cohesion: 0.0,
-            },
-            edges: EdgeMode::Free,
-            ..FlockConfig::processing()
-        },
-        bounds_source: BoundsSource::FollowCamera,
-        max_boids: 200,
-    })
-    .insert_resource(ClickToSpawn {
-        enabled: false,
-        ..default()
-    })
-    .add_plugins(BoidsPlugin::default().with_seed(5))
-    .add_plugins(support::HelpLinePlugin(""))
-    .add_systems(Startup, setup)
-    .add_systems(
-        Update,
-        (
-            select_squad,
-            send_squad,
-            lose_member,
-            draw_slots,
-            update_help,
-        ),
-    );
+    // Only a short separation among the boids: the formations do the rest.
+    app.insert_resource(support::behaviours_only(14.0))
+        .add_plugins(BoidsPlugin::default().with_seed(5))
+        .add_plugins(support::HelpLinePlugin(""))
+        .add_plugins(support::ClickToSend::<Arrive>::default())
+        .add_systems(Startup, setup)
+        .add_systems(Update, (lose_member, draw_slots, update_help));
     let reset = SpawnBoids::new(30, Placement::RandomInBounds);
     support::add_panel(&mut app, false, reset);
     app.run();
-}
-
-/// The squads' leaders, and which one a click sends.
-#[derive(Resource)]
-struct Selected {
-    leaders: Vec<Entity>,
-    current: usize,
 }
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>) {
@@ -152,11 +120,7 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
                     offset,
                 },
                 // The leader does not keep apart from its own squad.
-                SteeringWeights::Custom(RuleWeights {
-                    separation: 0.0,
-                    alignment: 0.0,
-                    cohesion: 0.0,
-                }),
+                SteeringWeights::Custom(RuleWeights::NONE),
                 sprite(colour, 34.0),
             ))
             .id();
@@ -177,50 +141,28 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
             ));
         }
     }
-    commands.insert_resource(Selected {
-        leaders,
-        current: 0,
-    });
+    // The squads' leaders: a click sends the selected one.
+    commands.insert_resource(Selection::new(leaders));
 }
 
-fn select_squad(
-    keys: Res<ButtonInput<KeyCode>>,
-    ui: Res<UiWantsInput>,
-    mut selected: ResMut<Selected>,
-) {
-    if keys.just_pressed(KeyCode::Tab) && !ui.keyboard {
-        selected.current = (selected.current + 1) % selected.leaders.len();
-    }
-}
-
-fn send_squad(
-    buttons: Res<ButtonInput<MouseButton>>,
-    cursor: Res<CursorWorldPosition>,
-    ui: Res<UiWantsInput>,
-    selected: Res<Selected>,
-    mut leaders: Query<&mut Arrive>,
-) {
-    if buttons.just_pressed(MouseButton::Left)
-        && !ui.pointer
-        && let Some(point) = cursor.0
-        && let Ok(mut arrive) = leaders.get_mut(selected.leaders[selected.current])
-    {
-        arrive.target = Target::Point(point);
+/// A click sends the selected squad: its leader arrives there.
+impl support::Destination for Arrive {
+    fn send_to(&mut self, point: Vec2) {
+        self.target = Target::Point(point);
     }
 }
 
 /// D: the selected squad loses a member; the others close up.
 fn lose_member(
     mut commands: Commands,
-    keys: Res<ButtonInput<KeyCode>>,
-    ui: Res<UiWantsInput>,
-    selected: Res<Selected>,
+    shortcuts: support::Shortcuts,
+    selection: Res<Selection>,
     members: Query<(Entity, &FormationMember)>,
 ) {
-    if !keys.just_pressed(KeyCode::KeyD) || ui.keyboard {
+    if !shortcuts.pressed(KeyCode::KeyD) {
         return;
     }
-    let leader = selected.leaders[selected.current];
+    let leader = selection.selected();
     if let Some((member, _)) = members.iter().find(|(_, m)| m.formation == leader) {
         commands.entity(member).despawn();
     }
@@ -228,7 +170,7 @@ fn lose_member(
 
 /// A ring on every slot, brighter for the selected squad, and a cross on its destination.
 fn draw_slots(
-    selected: Res<Selected>,
+    selection: Res<Selection>,
     leaders: Query<(Entity, &Transform, &Velocity, &Formation, &Arrive, &Sprite)>,
     members: Query<&FormationMember>,
     mut gizmos: Gizmos,
@@ -244,7 +186,7 @@ fn draw_slots(
             // At rest a leader faces the way it last moved.
             heading: (transform.rotation * Vec3::X).truncate(),
         };
-        let chosen = leader == selected.leaders[selected.current];
+        let chosen = leader == selection.selected();
         let colour = sprite.color.with_alpha(if chosen { 0.6 } else { 0.25 });
         for slot in slots {
             gizmos.circle_2d(frame.point_at(slot + formation.offset), 9.0, colour);
@@ -255,13 +197,11 @@ fn draw_slots(
     }
 }
 
-fn update_help(selected: Res<Selected>, mut help: ResMut<support::HelpLine>) {
+fn update_help(selection: Res<Selection>, mut help: ResMut<support::HelpLine>) {
     let names = ["line", "column", "wedge", "ring", "grid"];
     let text = format!(
         "formations: click sends the {} squad (Tab: next), D takes a member out; rings are slots",
-        names[selected.current]
+        names[selection.current]
     );
-    if help.0 != text {
-        help.0 = text;
-    }
+    help.set_if_neq(support::HelpLine(text));
 }

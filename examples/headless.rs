@@ -15,8 +15,13 @@ use bevy_flock::FlockBuffers;
 use bevy_flock::flock_core::{Bounds, metrics::polarisation};
 use bevy_flock::prelude::*;
 
-const PREY: u32 = 0;
-const PREDATOR: u32 = 1;
+// The prey and predators of the predators example; only this file of the examples' support,
+// as the rest of it draws.
+#[path = "support/hunt.rs"]
+mod hunt;
+
+use hunt::{PREY, predator, predators_hunt_prey};
+
 const PREDATORS: usize = 12;
 /// Fixed steps per second of simulated time: the plugin's rate.
 const HZ: f64 = BoidsPlugin::STEPS_PER_SECOND;
@@ -39,17 +44,7 @@ fn main() {
             max_boids: boids + PREDATORS,
             ..default()
         })
-        .insert_resource(SpeciesRelations {
-            hunts: vec![Hunt {
-                predator: PREDATOR,
-                prey: PREY,
-                flee_radius: 120.0,
-                flee_weight: 3.0,
-                chase_radius: 300.0,
-                chase_weight: 1.0,
-                max_look_ahead: 1.0,
-            }],
-        })
+        .insert_resource(predators_hunt_prey())
         // Every update is one fixed step (the plugin runs 60 a second), however long it takes
         // on the wall clock: a batch run goes as fast as the machine allows and replays exactly
         // from its seed.
@@ -118,20 +113,8 @@ fn populate(mut commands: Commands, settings: Res<FlockSettings>) {
                 },
             ));
         }
-        for predator in bevy_flock::spawn_boids(world, PREDATORS, Placement::RandomInBounds) {
-            world.entity_mut(predator).insert((
-                Species(PREDATOR),
-                SteeringWeights::Custom(RuleWeights {
-                    separation: 1.5,
-                    alignment: 0.0,
-                    cohesion: 0.0,
-                }),
-                MotionLimits {
-                    max_speed: 135.0,
-                    max_force: 400.0,
-                    mass: 1.0,
-                },
-            ));
+        for hunter in bevy_flock::spawn_boids(world, PREDATORS, Placement::RandomInBounds) {
+            world.entity_mut(hunter).insert(predator());
         }
     });
 }

@@ -14,10 +14,7 @@ const VEHICLES: usize = 100;
 fn main() {
     let mut app = support::example_app("nature_of_code");
     app.insert_resource(nature_of_code())
-        .insert_resource(ClickToSpawn {
-            enabled: false,
-            ..default()
-        })
+        .insert_resource(ClickToSpawn::OFF)
         .add_plugins(BoidsPlugin::default())
         .add_plugins(support::HelpLinePlugin(
             "move the mouse: 100 vehicles seek it and keep apart (separation + seek)",
@@ -37,11 +34,8 @@ fn main() {
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<BoidPrefab>) {
     commands.spawn(Camera2d);
-    *prefab = BoidPrefab {
-        image: assets.load(BoidSprite::Arrow.asset_path()),
-        size: Vec2::splat(24.0),
-        colors: BoidColors::Single(Color::srgb(0.75, 0.75, 0.78)),
-    };
+    let grey = BoidColors::Single(Color::srgb(0.75, 0.75, 0.78));
+    *prefab = support::sprite_prefab(&assets, BoidSprite::Arrow, 24.0, grey);
     commands.queue(SpawnBoids::new(VEHICLES, Placement::RandomInBounds));
 }
 

@@ -8,13 +8,14 @@
 
 mod support;
 
+use bevy::ecs::system::EntityCommands;
 use bevy::prelude::*;
-use bevy_flock::UiWantsInput;
 #[cfg(feature = "avian")]
 use bevy_flock::avian::prelude::{Collider, PhysicsPlugins};
 use bevy_flock::flock_core::Bounds;
 use bevy_flock::flock_core::steering::{FlowField, Polygon};
 use bevy_flock::prelude::*;
+use support::Avoiding;
 
 const HALF_WIDTH: f32 = 640.0;
 const HALF_HEIGHT: f32 = 360.0;
@@ -33,10 +34,6 @@ const AVOID_COLLIDERS: AvoidColliders = AvoidColliders {
     weight: AVOID.weight,
     layers: bevy_flock::avian::prelude::LayerMask::ALL,
 };
-
-/// Whether boids avoid the obstacles (O toggles it).
-#[derive(Resource)]
-struct Avoiding(bool);
 
 /// What the level draws of an obstacle: its outline in world coordinates, and its colour.
 #[derive(Component)]
@@ -65,6 +62,7 @@ fn main() {
         FlowField::from_fn(Vec2::splat(-1.0), 2.0, [1, 1], |_| Vec2::new(0.5, 0.0))
             .expect("a one-cell field is valid"),
     ))
+    // Whether boids avoid the obstacles (O switches it).
     .insert_resource(Avoiding(true))
     .add_plugins(BoidsPlugin::default().with_seed(15))
     .add_plugins(support::HelpLinePlugin(""))
@@ -73,7 +71,7 @@ fn main() {
         Update,
         (
             steer_new_boids,
-            toggle_avoidance,
+            support::switch_avoidance::<With<Boid>>(KeyCode::KeyO, set_avoidance),
             draw_obstacles,
             update_help,
         )
@@ -90,14 +88,7 @@ fn main() {
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<BoidPrefab>) {
     commands.spawn(Camera2d);
-    *prefab = BoidPrefab {
-        image: assets.load(BoidSprite::Fish.asset_path()),
-        size: Vec2::splat(18.0),
-        colors: BoidColors::RandomHue {
-            saturation: 0.6,
-            lightness: 0.65,
-        },
-    };
+    *prefab = support::sprite_prefab(&assets, BoidSprite::Fish, 18.0, support::SOFT_HUES);
     // Planks: centre, half size, angle in degrees.
     let planks = [
         (Vec2::new(-330.0, 120.0), Vec2::new(90.0, 14.0), 35.0),
@@ -219,36 +210,20 @@ fn steer_new_boids(
                 mass: 1.0,
             },
         ));
-        if avoiding.0 {
-            boid.insert(AVOID);
-            #[cfg(feature = "avian")]
-            boid.insert(AVOID_COLLIDERS);
-        }
+        set_avoidance(&mut boid, avoiding.0);
     }
 }
 
-fn toggle_avoidance(
-    mut commands: Commands,
-    keys: Res<ButtonInput<KeyCode>>,
-    ui: Res<UiWantsInput>,
-    mut avoiding: ResMut<Avoiding>,
-    boids: Query<Entity, With<Boid>>,
-) {
-    if ui.keyboard || !keys.just_pressed(KeyCode::KeyO) {
-        return;
-    }
-    avoiding.0 = !avoiding.0;
-    for boid in &boids {
-        let mut boid = commands.entity(boid);
-        if avoiding.0 {
-            boid.insert(AVOID);
-            #[cfg(feature = "avian")]
-            boid.insert(AVOID_COLLIDERS);
-        } else {
-            boid.remove::<AvoidObstacles>();
-            #[cfg(feature = "avian")]
-            boid.remove::<AvoidColliders>();
-        }
+/// Obstacle avoidance (and with avian, collider avoidance) on or off for one boid.
+fn set_avoidance(boid: &mut EntityCommands, on: bool) {
+    if on {
+        boid.insert(AVOID);
+        #[cfg(feature = "avian")]
+        boid.insert(AVOID_COLLIDERS);
+    } else {
+        boid.remove::<AvoidObstacles>();
+        #[cfg(feature = "avian")]
+        boid.remove::<AvoidColliders>();
     }
 }
 
@@ -274,7 +249,5 @@ fn update_help(
             ""
         }
     );
-    if help.0 != text {
-        help.0 = text;
-    }
+    help.set_if_neq(support::HelpLine(text));
 }

@@ -7,7 +7,6 @@
 mod support;
 
 use bevy::prelude::*;
-use bevy_flock::UiWantsInput;
 use bevy_flock::prelude::*;
 
 /// The stream's boids: quick and nimble.
@@ -37,32 +36,16 @@ const FOLLOWER_COLOUR: Color = Color::srgb(1.0, 0.85, 0.45);
 
 fn main() {
     let mut app = support::example_app("paths_and_leaders");
-    app.insert_resource(FlockSettings {
-        // Only separation among the boids, short and gentle: the behaviours do the rest.
-        config: FlockConfig {
-            separation_radius: 16.0,
-            weights: RuleWeights {
-                separation: 1.0,
-                alignment: 0.0,
-                cohesion: 0.0,
-            },
-            edges: EdgeMode::Free,
-            ..FlockConfig::processing()
-        },
-        bounds_source: BoundsSource::FollowCamera,
-        max_boids: 200,
-    })
-    .insert_resource(ClickToSpawn {
-        enabled: false,
-        ..default()
-    })
-    .add_plugins(BoidsPlugin::default().with_seed(7))
-    .add_plugins(support::HelpLinePlugin(
-        "paths_and_leaders: a stream on the loop, a car against it with escorts, followers \
+    // Only separation among the boids, short and gentle: the behaviours do the rest.
+    app.insert_resource(support::behaviours_only(16.0))
+        .insert_resource(ClickToSpawn::OFF)
+        .add_plugins(BoidsPlugin::default().with_seed(7))
+        .add_plugins(support::HelpLinePlugin(
+            "paths_and_leaders: a stream on the loop, a car against it with escorts, followers \
          behind the orange leader",
-    ))
-    .add_systems(Startup, setup)
-    .add_systems(Update, (pause, draw_paths, draw_stations));
+        ))
+        .add_systems(Startup, setup)
+        .add_systems(Update, (support::pause_on_space, draw_paths, draw_stations));
     let reset = SpawnBoids::new(30, Placement::RandomInBounds);
     support::add_panel(&mut app, false, reset);
     app.run();
@@ -103,6 +86,32 @@ fn leader_circuit() -> FlockPath {
     }
 }
 
+/// Following `path` the `direction` way, looking 0.3 s and 40 px ahead.
+fn on_path(path: Entity, direction: PathDirection) -> FollowPath {
+    FollowPath {
+        params: PathFollowParams {
+            predict_time: 0.3,
+            look_ahead: 40.0,
+            direction,
+        },
+        ..FollowPath::new(path)
+    }
+}
+
+/// The car or the leader: at `at`, driving `path` the `direction` way, heading along `heading`
+/// at its cruising speed (path following steers but does not accelerate). It keeps no distance
+/// from the others: it keeps to its lane.
+fn lead(path: Entity, direction: PathDirection, at: Vec2, heading: Vec2) -> impl Bundle {
+    (
+        Boid,
+        LEAD,
+        Transform::from_translation(at.extend(2.0)),
+        Velocity(heading * LEAD.max_speed),
+        on_path(path, direction),
+        SteeringWeights::Custom(RuleWeights::NONE),
+    )
+}
+
 /// An escort's station beside or behind the car: drawn as a ring.
 #[derive(Component)]
 struct Station;
@@ -132,14 +141,7 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
             STREAM,
             Transform::from_translation(at.extend(1.0)),
             Velocity(ahead.normalize_or_zero() * 100.0),
-            FollowPath {
-                params: PathFollowParams {
-                    predict_time: 0.3,
-                    look_ahead: 40.0,
-                    direction: PathDirection::Forward,
-                },
-                ..FollowPath::new(track)
-            },
+            on_path(track, PathDirection::Forward),
             sprite(&assets, STREAM_COLOUR, 18.0),
         ));
     }
@@ -147,28 +149,10 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
     // steers but does not accelerate, so everyone on a path starts at its cruising speed.
     let start = polyline.point_at(polyline.length() / 2.0);
     let backwards = polyline.point_at(polyline.length() / 2.0 - 10.0) - start;
+    let heading = backwards.normalize_or_zero();
+    let car = lead(track, PathDirection::Backward, start, heading);
     let car = commands
-        .spawn((
-            Boid,
-            LEAD,
-            Transform::from_translation(start.extend(2.0)),
-            Velocity(backwards.normalize_or_zero() * LEAD.max_speed),
-            FollowPath {
-                params: PathFollowParams {
-                    predict_time: 0.3,
-                    look_ahead: 40.0,
-                    direction: PathDirection::Backward,
-                },
-                ..FollowPath::new(track)
-            },
-            // No separation from the stream for the car: it keeps to its lane.
-            SteeringWeights::Custom(RuleWeights {
-                separation: 0.0,
-                alignment: 0.0,
-                cohesion: 0.0,
-            }),
-            sprite(&assets, CAR_COLOUR, 34.0),
-        ))
+        .spawn((car, sprite(&assets, CAR_COLOUR, 34.0)))
         .id();
     for (i, station) in [level(-10.0, 45.0), level(-10.0, -45.0), level(-55.0, 0.0)]
         .into_iter()
@@ -190,27 +174,14 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
         ));
     }
     // The leader circles on the right; its followers start scattered, some in front of it.
+    let leader = lead(
+        circuit,
+        PathDirection::Forward,
+        Vec2::new(560.0, -10.0),
+        Vec2::Y,
+    );
     let leader = commands
-        .spawn((
-            Boid,
-            LEAD,
-            Transform::from_xyz(560.0, -10.0, 2.0),
-            Velocity(Vec2::Y * LEAD.max_speed),
-            FollowPath {
-                params: PathFollowParams {
-                    predict_time: 0.3,
-                    look_ahead: 40.0,
-                    direction: PathDirection::Forward,
-                },
-                ..FollowPath::new(circuit)
-            },
-            SteeringWeights::Custom(RuleWeights {
-                separation: 0.0,
-                alignment: 0.0,
-                cohesion: 0.0,
-            }),
-            sprite(&assets, LEADER_COLOUR, 34.0),
-        ))
+        .spawn((leader, sprite(&assets, LEADER_COLOUR, 34.0)))
         .id();
     for i in 0..6 {
         let angle = i as f32 * 1.1;
@@ -231,12 +202,6 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
             },
             sprite(&assets, FOLLOWER_COLOUR, 22.0),
         ));
-    }
-}
-
-fn pause(keys: Res<ButtonInput<KeyCode>>, ui: Res<UiWantsInput>, mut clock: ResMut<FlockClock>) {
-    if keys.just_pressed(KeyCode::Space) && !ui.keyboard {
-        clock.toggle_pause();
     }
 }
 

@@ -6,9 +6,7 @@ mod support;
 
 use bevy::prelude::*;
 use bevy_flock::prelude::*;
-
-const PREY: u32 = 0;
-const PREDATOR: u32 = 1;
+use support::hunt::{PREY, predator, predators_hunt_prey};
 
 fn main() {
     let mut app = support::example_app("predators");
@@ -17,17 +15,7 @@ fn main() {
         bounds_source: BoundsSource::FollowCamera,
         max_boids: 1_000,
     })
-    .insert_resource(SpeciesRelations {
-        hunts: vec![Hunt {
-            predator: PREDATOR,
-            prey: PREY,
-            flee_radius: 120.0,
-            flee_weight: 3.0,
-            chase_radius: 300.0,
-            chase_weight: 1.0,
-            max_look_ahead: 1.0,
-        }],
-    })
+    .insert_resource(predators_hunt_prey())
     .add_plugins(BoidsPlugin::default().with_seed(4))
     .add_plugins(support::HelpLinePlugin(""))
     .add_systems(Startup, setup)
@@ -40,37 +28,18 @@ fn main() {
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<BoidPrefab>) {
     commands.spawn(Camera2d);
-    *prefab = BoidPrefab {
-        image: assets.load(BoidSprite::Fish.asset_path()),
-        size: Vec2::splat(20.0),
-        colors: BoidColors::RandomHue {
-            saturation: 0.6,
-            lightness: 0.65,
-        },
-    };
+    *prefab = support::sprite_prefab(&assets, BoidSprite::Fish, 20.0, support::SOFT_HUES);
     let bird = assets.load(BoidSprite::Bird.asset_path());
     commands.queue(move |world: &mut World| {
         for prey in bevy_flock::spawn_boids(world, 400, Placement::RandomInBounds) {
             world.entity_mut(prey).insert(Species(PREY));
         }
-        for (i, predator) in bevy_flock::spawn_boids(world, 3, Placement::RandomInBounds)
+        for (i, hunter) in bevy_flock::spawn_boids(world, 3, Placement::RandomInBounds)
             .into_iter()
             .enumerate()
         {
-            world.entity_mut(predator).insert((
-                Species(PREDATOR),
-                // Predators only keep apart from each other; the hunt moves them.
-                SteeringWeights::Custom(RuleWeights {
-                    separation: 1.5,
-                    alignment: 0.0,
-                    cohesion: 0.0,
-                }),
-                // A little faster than prey (Processing's 120 px/s), so a chase can end.
-                MotionLimits {
-                    max_speed: 135.0,
-                    max_force: 400.0,
-                    mass: 1.0,
-                },
+            world.entity_mut(hunter).insert((
+                predator(),
                 Transform::from_xyz(-300.0 + 300.0 * i as f32, 0.0, 1.0),
                 Sprite {
                     image: bird.clone(),
@@ -98,7 +67,5 @@ fn update_help(boids: Query<&Species>, mut help: ResMut<support::HelpLine>) {
     let text = format!(
         "click: add prey ({prey} prey)   red: 3 predators chasing the nearest prey, which flee"
     );
-    if help.0 != text {
-        help.0 = text;
-    }
+    help.set_if_neq(support::HelpLine(text));
 }

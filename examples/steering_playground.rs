@@ -19,9 +19,9 @@
 mod support;
 
 use bevy::prelude::*;
+use bevy_flock::FlockRng;
 use bevy_flock::prelude::*;
 use bevy_flock::presets::crowd;
-use bevy_flock::{FlockRng, UiWantsInput};
 use rand::RngExt;
 
 /// Per frame to per second, at the demo's 60 fps.
@@ -78,10 +78,7 @@ fn main() {
         .unwrap_or(9);
     let mut app = support::example_app("steering_playground");
     app.insert_resource(crowd(FlockConfig::crowd()))
-        .insert_resource(ClickToSpawn {
-            enabled: false,
-            ..default()
-        })
+        .insert_resource(ClickToSpawn::OFF)
         .insert_resource(Mode(mode))
         .insert_resource(Mix(0))
         .insert_resource(ClickPoint(from_demo(800.0, 500.0)))
@@ -164,22 +161,11 @@ struct Scatter {
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<BoidPrefab>) {
     commands.spawn(Camera2d);
-    *prefab = BoidPrefab {
-        image: assets.load(BoidSprite::Arrow.asset_path()),
-        size: Vec2::splat(22.0),
-        colors: BoidColors::Single(Color::srgb(0.55, 0.85, 1.0)),
-    };
+    // The bundled arrow, at its own size and colour.
+    *prefab = BoidSprite::Arrow.prefab(&assets);
 }
 
-fn pick_mode(
-    keys: Res<ButtonInput<KeyCode>>,
-    ui: Res<UiWantsInput>,
-    mut mode: ResMut<Mode>,
-    mut mix: ResMut<Mix>,
-) {
-    if ui.keyboard {
-        return;
-    }
+fn pick_mode(shortcuts: support::Shortcuts, mut mode: ResMut<Mode>, mut mix: ResMut<Mix>) {
     const DIGITS: [KeyCode; 9] = [
         KeyCode::Digit1,
         KeyCode::Digit2,
@@ -191,10 +177,10 @@ fn pick_mode(
         KeyCode::Digit8,
         KeyCode::Digit9,
     ];
-    if let Some(digit) = DIGITS.iter().position(|&key| keys.just_pressed(key)) {
+    if let Some(digit) = DIGITS.iter().position(|&key| shortcuts.pressed(key)) {
         mode.0 = digit as u8 + 1;
     }
-    if keys.just_pressed(KeyCode::KeyM) && mode.0 == 9 {
+    if shortcuts.pressed(KeyCode::KeyM) && mode.0 == 9 {
         mix.0 = (mix.0 + 1) % MIXES.len();
     }
 }
@@ -213,11 +199,7 @@ fn vehicle(
         limits,
         walls(NODE_SPEED, limits.max_speed),
         // Vehicles of modes 1 to 5 steer by their behaviours alone.
-        SteeringWeights::Custom(RuleWeights {
-            separation: 0.0,
-            alignment: 0.0,
-            cohesion: 0.0,
-        }),
+        SteeringWeights::Custom(RuleWeights::NONE),
         Transform::from_translation(at.extend(1.0)),
         Sprite {
             image: assets.load(BoidSprite::Arrow.asset_path()),
@@ -472,16 +454,13 @@ fn marker(radius: f32, colour: Color) -> Marker {
 /// it re-scatters the crowd.
 fn click(
     mut commands: Commands,
-    buttons: Res<ButtonInput<MouseButton>>,
-    cursor: Res<CursorWorldPosition>,
-    ui: Res<UiWantsInput>,
+    clicks: support::WorldClicks,
     mode: Res<Mode>,
     mut click: ResMut<ClickPoint>,
     mut player: Query<(Option<&mut Arrive>, Option<&mut Flee>, Option<&mut Wander>), With<Player>>,
     mut markers: Query<&mut Transform, With<ClickMarker>>,
 ) {
-    let clicked = buttons.just_pressed(MouseButton::Left) && !ui.pointer;
-    let Some(point) = cursor.0.filter(|_| clicked) else {
+    let Some(point) = clicks.left_click() else {
         return;
     };
     if mode.0 >= 6 {
@@ -587,7 +566,5 @@ fn update_help(
         }
     };
     let text = format!("1-9: mode   now {}: {name}", mode.0);
-    if help.0 != text {
-        help.0 = text;
-    }
+    help.set_if_neq(support::HelpLine(text));
 }

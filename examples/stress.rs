@@ -5,13 +5,13 @@
 mod support;
 
 use bevy::prelude::*;
+use bevy_flock::FlockBuffers;
 use bevy_flock::prelude::*;
-use bevy_flock::{FlockBuffers, UiWantsInput};
 
 const DEFAULT_BOIDS: usize = 20_000;
 
 fn main() {
-    let count = boid_count();
+    let count = support::stress::boid_count(DEFAULT_BOIDS);
     let mut app = support::example_app("stress");
     app.insert_resource(ClearColor(Color::srgb(0.04, 0.05, 0.08)))
         .insert_resource(FlockSettings {
@@ -36,30 +36,10 @@ fn main() {
         })
         .insert_resource(StressCount(count))
         .add_plugins(BoidsPlugin::default())
+        .add_plugins(support::stress::StressControls { count })
         .add_systems(Startup, setup)
-        .add_systems(Update, (toggle_pause, show_timings));
-    support::add_panel(
-        &mut app,
-        false,
-        SpawnBoids::new(count, Placement::RandomInBounds),
-    );
+        .add_systems(Update, show_timings);
     app.run();
-}
-
-/// The boid count from the first argument that is not a `--flag`, else `FLOCK_BOIDS`, else the
-/// default.
-fn boid_count() -> usize {
-    let from_argument = std::env::args()
-        .skip(1)
-        .find(|argument| !argument.starts_with("--"));
-    let from_environment = std::env::var("FLOCK_BOIDS").ok();
-    match from_argument.or(from_environment) {
-        Some(text) => text.trim().parse().unwrap_or_else(|_| {
-            eprintln!("`{text}` is not a boid count; using {DEFAULT_BOIDS}");
-            DEFAULT_BOIDS
-        }),
-        None => DEFAULT_BOIDS,
-    }
 }
 
 #[derive(Resource)]
@@ -73,26 +53,9 @@ fn setup(mut commands: Commands, count: Res<StressCount>) {
     commands.queue(SpawnBoids::new(count.0, Placement::RandomInBounds));
     commands.spawn((
         Readout,
-        Text2d::default(),
-        TextFont {
-            font_size: FontSize::Px(18.0),
-            ..default()
-        },
-        TextColor(Color::WHITE),
-        bevy::sprite::Anchor::TOP_LEFT,
+        support::overlay_text(Color::WHITE),
         Transform::from_xyz(0.0, 0.0, 10.0),
     ));
-}
-
-fn toggle_pause(
-    keys: Res<ButtonInput<KeyCode>>,
-    ui: Res<UiWantsInput>,
-    mut clock: ResMut<FlockClock>,
-) {
-    // Typing in the panel is not a shortcut.
-    if keys.just_pressed(KeyCode::Space) && !ui.keyboard {
-        clock.toggle_pause();
-    }
 }
 
 /// Step times and frame rate in the top-left corner, smoothed so they can be read.
@@ -100,29 +63,11 @@ fn show_timings(
     time: Res<Time<Real>>,
     settings: Res<FlockSettings>,
     buffers: Res<FlockBuffers>,
-    mut smoothed: Local<(f32, f32, f32)>,
+    mut smoothed: Local<support::stress::SmoothedTimings>,
     mut readout: Single<(&mut Text2d, &mut Transform), With<Readout>>,
 ) {
-    let timings = buffers.timings();
-    let blend = |old: f32, new: f32| {
-        if old == 0.0 {
-            new
-        } else {
-            old * 0.95 + new * 0.05
-        }
-    };
-    let (index, steer, frame) = &mut *smoothed;
-    *index = blend(*index, timings.index.as_secs_f32() * 1e3);
-    *steer = blend(*steer, timings.steer.as_secs_f32() * 1e3);
-    *frame = blend(*frame, time.delta_secs());
+    let timings = smoothed.update(&buffers, time.delta_secs());
     let (text, transform) = &mut *readout;
-    let corner = Vec2::new(settings.config.bounds.min.x, settings.config.bounds.max.y);
-    transform.translation = (corner + Vec2::new(12.0, -10.0)).extend(10.0);
-    let boids = buffers.entities().len();
-    let neighbours = buffers.stats().neighbours as f32 / boids.max(1) as f32;
-    text.0 = format!(
-        "{boids} boids, {neighbours:.0} neighbours each   step: index {index:.2} ms + steer {steer:.2} ms   \
-         {:.0} FPS\nspace: pause   boid count: first argument or FLOCK_BOIDS",
-        1.0 / frame.max(1e-6)
-    );
+    transform.translation = support::top_left_of_bounds(&settings);
+    text.0 = format!("{timings}\nspace: pause   boid count: first argument or FLOCK_BOIDS");
 }

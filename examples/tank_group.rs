@@ -12,10 +12,10 @@
 mod support;
 
 use bevy::prelude::*;
-use bevy_flock::flock_core::NeighbourIndex;
+use bevy_flock::FlockBuffers;
 use bevy_flock::prelude::*;
 use bevy_flock::presets::{TANK_PIXELS_PER_UNIT, tank_group, tank_group_params};
-use bevy_flock::{FlockBuffers, UiWantsInput};
+use support::Selection;
 
 const GROUP_COLOURS: [Color; 3] = [
     Color::srgb(0.95, 0.55, 0.35),
@@ -26,34 +26,15 @@ const GROUP_COLOURS: [Color; 3] = [
 fn main() {
     let mut app = support::example_app("tank_group");
     app.insert_resource(tank_group())
-        .insert_resource(ClickToSpawn {
-            enabled: false,
-            ..default()
-        })
         .add_plugins(BoidsPlugin::default())
         .add_plugins(support::HelpLinePlugin(""))
+        .add_plugins(support::ClickToSend::<BoidGroup>::default())
         .add_systems(Startup, setup)
-        .add_systems(
-            Update,
-            (
-                select_group,
-                set_target,
-                draw_targets,
-                draw_mate_lines,
-                update_help,
-            ),
-        );
+        .add_systems(Update, (draw_targets, draw_mate_lines, update_help));
     // The panel's Reset clears the scene and spawns plain boids.
     let reset = SpawnBoids::new(24, Placement::RandomInBounds);
     support::add_panel(&mut app, false, reset);
     app.run();
-}
-
-/// The group a click sends.
-#[derive(Resource)]
-struct Selected {
-    groups: Vec<Entity>,
-    current: usize,
 }
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>) {
@@ -112,43 +93,22 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
             ));
         }
     }
-    commands.insert_resource(Selected { groups, current: 0 });
+    commands.insert_resource(Selection::new(groups));
 }
 
-fn select_group(
-    keys: Res<ButtonInput<KeyCode>>,
-    ui: Res<UiWantsInput>,
-    mut selected: ResMut<Selected>,
-) {
-    if keys.just_pressed(KeyCode::Tab) && !ui.keyboard {
-        selected.current = (selected.current + 1) % selected.groups.len();
-    }
-}
-
-fn set_target(
-    buttons: Res<ButtonInput<MouseButton>>,
-    cursor: Res<CursorWorldPosition>,
-    ui: Res<UiWantsInput>,
-    selected: Res<Selected>,
-    mut groups: Query<&mut BoidGroup>,
-) {
-    if buttons.just_pressed(MouseButton::Left)
-        && !ui.pointer
-        && let Some(point) = cursor.0
-        && let Ok(mut group) = groups.get_mut(selected.groups[selected.current])
-    {
-        group.target = point;
+/// A click sends the selected group: it becomes the group's target.
+impl support::Destination for BoidGroup {
+    fn send_to(&mut self, point: Vec2) {
+        self.target = point;
     }
 }
 
 /// Each group's target: a cross and its stop circle, brighter for the selected group.
-fn draw_targets(selected: Res<Selected>, groups: Query<&BoidGroup>, mut gizmos: Gizmos) {
-    for (i, (&entity, colour)) in selected.groups.iter().zip(GROUP_COLOURS).enumerate() {
-        let Ok(group) = groups.get(entity) else {
-            continue;
-        };
-        let alpha = if i == selected.current { 0.9 } else { 0.35 };
-        let colour = colour.with_alpha(alpha);
+fn draw_targets(selection: Res<Selection>, groups: Query<&BoidGroup>, mut gizmos: Gizmos) {
+    let alphas = (0.9, 0.35);
+    for (group, colour) in
+        support::tanks::groups_in_colour(&selection, &groups, GROUP_COLOURS, alphas)
+    {
         let at = group.target;
         gizmos.line_2d(at - Vec2::X * 12.0, at + Vec2::X * 12.0, colour);
         gizmos.line_2d(at - Vec2::Y * 12.0, at + Vec2::Y * 12.0, colour);
@@ -156,8 +116,7 @@ fn draw_targets(selected: Res<Selected>, groups: Query<&BoidGroup>, mut gizmos: 
     }
 }
 
-/// Lines from each tank to the mates within its keep distance, found through the plugin's
-/// neighbour index as the group behaviour finds them.
+/// Lines from each tank to the mates within its keep distance.
 fn draw_mate_lines(
     buffers: Res<FlockBuffers>,
     members: Query<&GroupMember>,
@@ -166,35 +125,19 @@ fn draw_mate_lines(
 ) {
     let keep_distance = tank_group_params().keep_distance;
     let colour = Color::srgba(1.0, 0.9, 0.2, 0.5);
-    for (boid, &entity) in buffers.entities().iter().enumerate() {
-        let Ok(member) = members.get(entity) else {
-            continue;
-        };
-        let at = buffers.positions()[boid];
-        buffers
-            .index()
-            .candidates(at, keep_distance, &mut candidates);
-        for &other in candidates.iter() {
-            let other = other as usize;
-            let mate_at = buffers.positions()[other];
-            let is_mate = other != boid
-                && at.distance(mate_at) < keep_distance
-                && members
-                    .get(buffers.entities()[other])
-                    .is_ok_and(|mate| mate.group == member.group);
-            if is_mate && other > boid {
-                gizmos.line_2d(at, mate_at, colour);
-            }
-        }
-    }
+    support::tanks::for_each_mate_pair(
+        &buffers,
+        &members,
+        keep_distance,
+        &mut candidates,
+        |at, mate_at| gizmos.line_2d(at, mate_at, colour),
+    );
 }
 
-fn update_help(selected: Res<Selected>, mut help: ResMut<support::HelpLine>) {
+fn update_help(selection: Res<Selection>, mut help: ResMut<support::HelpLine>) {
     let text = format!(
         "click: move group {} to the cursor   Tab: select the next group   (3 groups of 8 tanks)",
-        selected.current + 1
+        selection.current + 1
     );
-    if help.0 != text {
-        help.0 = text;
-    }
+    help.set_if_neq(support::HelpLine(text));
 }

@@ -54,13 +54,13 @@ pub use plugin::{BoidsPlugin, FlockSystems};
 pub use pointer::{ClickToSpawn, CursorWorldPosition, UiWantsInput};
 #[cfg(feature = "render")]
 pub use prefab::{BoidColors, BoidPrefab, PrefabStyled};
-#[cfg(all(feature = "render", not(flock_3d)))]
-pub use sprites::BoidSprite;
 pub use rng::FlockRng;
 #[cfg(all(feature = "render", not(flock_3d)))]
 pub use settings::FlockCamera;
 pub use settings::{ActiveFlockSettings, BoundsSource, FlockSettings};
 pub use spawn::{Placement, SpawnBoids, spawn_boids};
+#[cfg(all(feature = "render", not(flock_3d)))]
+pub use sprites::BoidSprite;
 pub use steer::{FlockBuffers, StepTimings};
 
 /// The kernel, re-exported: settings types, indexes and the step functions.
@@ -78,8 +78,6 @@ pub mod prelude {
     pub use crate::AvoidColliders;
     #[cfg(flock_3d)]
     pub use crate::Banking;
-    #[cfg(all(feature = "render", not(flock_3d)))]
-    pub use crate::{BoidSprite, FlockCamera};
     pub use crate::{
         Acceleration, Arrive, AvoidObstacles, AvoidWalls, Boid, BoidGroup, BoidsPlugin,
         BoundsSource, Evade, Flee, FlockClock, FlockRng, FlockSettings, FlockSystems, GroupMember,
@@ -89,6 +87,8 @@ pub mod prelude {
     pub use crate::{AvoidCollisions, FlockFlowField, FollowFlowField, Pen, StayInside};
     #[cfg(feature = "render")]
     pub use crate::{BoidColors, BoidPrefab, ClickToSpawn, CursorWorldPosition};
+    #[cfg(all(feature = "render", not(flock_3d)))]
+    pub use crate::{BoidSprite, FlockCamera};
     pub use crate::{
         FlockPath, FollowLeader, FollowPath, Formation, FormationMember, OffsetPursuit,
     };

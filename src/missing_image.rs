@@ -107,8 +107,8 @@ mod tests {
 
     use bevy::asset::io::AssetReaderError;
     use bevy::asset::{AssetLoadError, AssetPlugin};
-    use bevy::time::TimeUpdateStrategy;
     use bevy::image::{CompressedImageFormats, ImageLoader, ImagePlugin};
+    use bevy::time::TimeUpdateStrategy;
 
     use super::*;
     use crate::{BoidPrefab, BoidsPlugin, Placement, spawn_boids};
@@ -269,7 +269,11 @@ mod tests {
                     }
                 }
             }
-            assert_ne!(transform.rotation, Quat::IDENTITY, "the boid has not turned yet");
+            assert_ne!(
+                transform.rotation,
+                Quat::IDENTITY,
+                "the boid has not turned yet"
+            );
             // A triangle pointing forward has three quarters of its area behind its centre.
             assert!(behind > 2 * ahead, "{behind} pixels behind, {ahead} ahead");
             let off_the_line = tip.perp_dot(heading).abs();

@@ -22,12 +22,20 @@ pub struct ClickToSpawn {
     pub speed: Option<f32>,
 }
 
+impl ClickToSpawn {
+    /// Clicks spawn nothing: for apps whose clicks mean something else.
+    pub const OFF: Self = Self {
+        enabled: false,
+        button: MouseButton::Left,
+        speed: None,
+    };
+}
+
 impl Default for ClickToSpawn {
     fn default() -> Self {
         Self {
             enabled: true,
-            button: MouseButton::Left,
-            speed: None,
+            ..Self::OFF
         }
     }
 }

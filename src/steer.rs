@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use bevy::ecs::system::SystemParam;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use flock_core::{
@@ -88,6 +89,22 @@ impl FlockBuffers {
         &self.index
     }
 
+    /// The boids that `keep` accepts among the index's candidates within `radius` of `point` (a
+    /// candidate may be farther), found into `candidates`.
+    pub(crate) fn candidates_where<'a>(
+        &'a self,
+        point: Vector,
+        radius: f32,
+        candidates: &'a mut Vec<u32>,
+        keep: impl Fn(usize) -> bool + 'a,
+    ) -> impl Iterator<Item = usize> + 'a {
+        self.index.candidates(point, radius, candidates);
+        candidates
+            .iter()
+            .map(|&other| other as usize)
+            .filter(move |&other| keep(other))
+    }
+
     /// Neighbours and candidates of the last step, summed over boids.
     pub fn stats(&self) -> NeighbourStats {
         self.stats
@@ -96,6 +113,32 @@ impl FlockBuffers {
     /// How long the last step's index build and steering took.
     pub fn timings(&self) -> StepTimings {
         self.timings
+    }
+}
+
+/// The boids near a point, for behaviours that look at their neighbours: the neighbour index
+/// over the last snapshot, and room for a query's candidates.
+#[derive(SystemParam)]
+pub(crate) struct Nearby<'w, 's> {
+    buffers: Res<'w, FlockBuffers>,
+    candidates: Local<'s, Vec<u32>>,
+}
+
+impl Nearby<'_, '_> {
+    /// The position and velocity at the snapshot of each boid other than `entity` among the
+    /// index's candidates within `radius` of `point` (a candidate may be farther).
+    pub(crate) fn others(
+        &mut self,
+        entity: Entity,
+        point: Vector,
+        radius: f32,
+    ) -> impl Iterator<Item = (Vector, Vector)> {
+        let buffers = &*self.buffers;
+        let is_other =
+            move |other: usize| (buffers.entities.get(other)).is_some_and(|&boid| boid != entity);
+        buffers
+            .candidates_where(point, radius, &mut self.candidates, is_other)
+            .map(|other| (buffers.positions[other], buffers.velocities[other]))
     }
 }
 

@@ -1,5 +1,10 @@
 //! Replay: the same seed and settings give a bit-identical flock after 1,000 steps, in separate
-//! runs and with one compute thread or two; and the plugin's systems have no ambiguous order.
+//! runs and with one compute thread or two (each in its own process, as Bevy's compute pool is
+//! sized once per process); and the plugin's systems have no ambiguous order. `bevy_flock3d`
+//! runs the same cases in 3D (`[[test]] path` in its manifest).
+
+#[cfg(flock_3d)]
+extern crate bevy_flock3d as bevy_flock;
 
 mod common;
 
@@ -7,27 +12,23 @@ use bevy::app::ScheduleRunnerPlugin;
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
 use bevy_flock::prelude::*;
-use common::{BoidState, boid_states, create_app, replay, spawn, state_bits, step};
+use common::{BoidState, boid_states, create_app, replay, roomy_settings, spawn, state_bits, step};
 
 const STEPS: usize = 1_000;
 /// Enough boids that the steering is split into different chunks for two and three executor
-/// threads (chunks are at least 256 boids, eight per thread), in a world roomy enough for
-/// ordinary neighbour counts.
+/// threads (chunks are at least 256 boids, eight per thread).
 const BOIDS: usize = 8_000;
 
-fn settings() -> FlockSettings {
-    FlockSettings {
-        config: FlockConfig {
-            bounds: bevy_flock::flock_core::Bounds::centered(Vec2::new(4000.0, 2500.0)),
-            ..FlockConfig::default()
-        },
-        ..default()
-    }
-}
-
-/// The run every process does: `BOIDS` boids from `seed`, `STEPS` steps.
+/// The run every process does: `BOIDS` boids, `STEPS` steps, with wanderers among the flock so
+/// the random generator's draws count too.
 fn run(app: &mut App) -> Vec<BoidState> {
-    spawn(app, BOIDS, Placement::RandomInBounds);
+    let boids = spawn(app, BOIDS, Placement::RandomInBounds);
+    for &boid in boids.iter().step_by(10) {
+        app.world_mut().entity_mut(boid).insert(Wander {
+            weight: 0.2,
+            ..default()
+        });
+    }
     step(app, STEPS);
     boid_states(app)
 }
@@ -35,7 +36,7 @@ fn run(app: &mut App) -> Vec<BoidState> {
 #[test]
 #[ignore = "a child of one_thread_or_two_and_separate_runs_give_the_same_bits; runs there"]
 fn child_run() {
-    replay::child_run(settings(), 7, run);
+    replay::child_run(roomy_settings(), 7, run);
 }
 
 #[test]
@@ -46,8 +47,8 @@ fn one_thread_or_two_and_separate_runs_give_the_same_bits() {
 #[test]
 fn a_different_seed_gives_a_different_flock() {
     // The comparisons above would pass trivially if the state did not depend on the seed.
-    let mut first = create_app(settings(), 7);
-    let mut other = create_app(settings(), 8);
+    let mut first = create_app(roomy_settings(), 7);
+    let mut other = create_app(roomy_settings(), 8);
     for app in [&mut first, &mut other] {
         spawn(app, 100, Placement::RandomInBounds);
         step(app, 10);

@@ -1,14 +1,23 @@
 //! The plugin's public entry points given hostile values: settings, components and commands with
 //! values that are not finite, huge, empty or contradictory, and boids far outside the world.
 //! Nothing may panic or abort; invalid settings change nothing; a bad component costs at most
-//! its own boid's behaviour; no boid is lost and every boid stays finite.
+//! its own boid's behaviour; no boid is lost and every boid stays finite. `bevy_flock3d` runs
+//! the same cases in 3D (`[[test]] path` in its manifest), with bad values on every axis.
+
+#[cfg(flock_3d)]
+extern crate bevy_flock3d as bevy_flock;
 
 mod common;
 
 use bevy::prelude::*;
+use bevy_flock::flock_core::Bounds;
+use bevy_flock::flock_core::steering::WanderState;
 use bevy_flock::prelude::*;
 use bevy_flock::{ActiveFlockSettings, FlockBuffers};
-use common::{assert_sound, boid_count, boid_states, create_app, spawn, step};
+use common::{
+    assert_sound, at, ball_obstacle, boid_count, boid_states, box_obstacle, create_app, spawn,
+    spawn_boid, step, xyz,
+};
 
 /// Every force of the last step is finite (a NaN force would mean it spread).
 fn assert_forces_finite(app: &App, case: &str) {
@@ -98,18 +107,18 @@ fn extreme_valid_settings_keep_every_boid_finite() {
             c.edges = EdgeMode::Free;
         }),
         ("widest world, wrapping, tiny radius", |c| {
-            c.bounds = flock_core::Bounds {
-                min: Vec2::splat(-1e9),
-                max: Vec2::splat(1e9),
+            c.bounds = Bounds {
+                min: Vector::splat(-1e9),
+                max: Vector::splat(1e9),
             };
             c.cohesion_radius = 1e-3;
             c.edges = EdgeMode::Wrap;
             c.wrap_neighbours = true;
         }),
         ("thin world, bouncing", |c| {
-            c.bounds = flock_core::Bounds {
-                min: Vec2::new(-1e9, 0.0),
-                max: Vec2::new(1e9, 1e-3),
+            c.bounds = Bounds {
+                min: Vector::ZERO.with_x(-1e9),
+                max: Vector::splat(1e-3).with_x(1e9),
             };
             c.edges = EdgeMode::Bounce;
         }),
@@ -134,11 +143,10 @@ fn extreme_valid_settings_keep_every_boid_finite() {
             spawn(&mut app, 150, Placement::RandomInBounds);
             // And a few far outside, on a line.
             for i in 0..4 {
-                app.world_mut().spawn((
-                    Boid,
-                    Transform::from_xyz(1e20 * i as f32, 0.0, 0.0),
-                    Velocity(Vec2::X),
-                ));
+                spawn_boid(
+                    &mut app,
+                    (at(Vector::X * 1e20 * i as f32), Velocity(Vector::X)),
+                );
             }
             step(&mut app, 10);
             assert_eq!(boid_count(&mut app), 154, "{case}, {index:?}");
@@ -155,16 +163,16 @@ fn extreme_valid_settings_keep_every_boid_finite() {
 
 /// A boid in the middle of the flock, for a hostile component.
 fn near(world: &mut World) -> EntityWorldMut<'_> {
-    world.spawn((Boid, Transform::from_xyz(1.0, -1.0, 0.0), Velocity(Vec2::X)))
+    world.spawn((Boid, at(xyz(1.0, -1.0, 1.0)), Velocity(Vector::X)))
 }
 
 #[test]
 fn behaviour_components_with_hostile_values_poison_no_one() {
     let mut app = create_app(FlockSettings::default(), 22);
-    let flock = spawn(&mut app, 200, Placement::At(Vec2::ZERO));
+    let flock = spawn(&mut app, 200, Placement::At(Vector::ZERO));
     let nan = f32::NAN;
     let inf = f32::INFINITY;
-    let bad_point = Target::Point(Vec2::new(nan, inf));
+    let bad_point = Target::Point(Vector::splat(inf).with_x(nan));
     let world = app.world_mut();
     near(world).insert(Seek {
         target: bad_point,
@@ -175,7 +183,7 @@ fn behaviour_components_with_hostile_values_poison_no_one() {
         weight: inf,
     });
     near(world).insert(Arrive {
-        target: Target::Point(Vec2::splat(1e30)),
+        target: Target::Point(Vector::splat(1e30)),
         slow_radius: nan,
         weight: -1e30,
         speed: Some(nan),
@@ -191,13 +199,13 @@ fn behaviour_components_with_hostile_values_poison_no_one() {
             circle_radius: inf,
             angle_change: -inf,
             home: Some(WanderHome {
-                centre: Vec2::splat(nan),
+                centre: Vector::splat(nan),
                 radius: -1.0,
                 pull_back_speed: inf,
             }),
         },
         weight: 1.0,
-        angle: nan,
+        angle: WanderState::default() + nan,
     });
     near(world).insert(Pursue {
         target: flock[1],
@@ -219,19 +227,12 @@ fn behaviour_components_with_hostile_values_poison_no_one() {
         clearance: -inf,
         weight: 1.0,
     });
-    world.spawn((
-        Obstacle::Circle { radius: nan },
-        Transform::from_xyz(2.0, 0.0, 0.0),
-    ));
-    world.spawn((
-        Obstacle::Rect {
-            half_size: Vec2::new(-1.0, inf),
-        },
-        Transform::from_xyz(-2.0, 0.0, 0.0),
-    ));
+    world.spawn((ball_obstacle(nan), at(xyz(2.0, 0.0, 0.0))));
+    let broken_box = box_obstacle(Vector::splat(inf).with_x(-1.0));
+    world.spawn((broken_box, at(xyz(-2.0, 0.0, 0.0))));
     let group = world
         .spawn(BoidGroup {
-            target: Vec2::new(nan, 0.0),
+            target: Vector::ZERO.with_x(nan),
             params: GroupParams {
                 keep_distance: inf,
                 keep_weight: nan,
@@ -251,7 +252,7 @@ fn behaviour_components_with_hostile_values_poison_no_one() {
     }
     // A member of a group that isn't one, and a group member whose own heading is NaN.
     near(world).insert(GroupMember::new(flock[2], DriveParams::default()));
-    near(world).insert(GroupMember::new(group, DriveParams::default()).facing(Vec2::NAN));
+    near(world).insert(GroupMember::new(group, DriveParams::default()).facing(Vector::NAN));
     near(world).insert(MotionLimits {
         max_speed: 1e38,
         max_force: nan,
@@ -316,7 +317,10 @@ fn spawn_commands_with_hostile_values_spawn_what_they_can() {
         .commands()
         .queue(SpawnBoids::new(usize::MAX, Placement::RandomInBounds));
     // A point that is not finite spawns nothing; a huge finite one is a valid place.
-    for point in [Vec2::new(f32::NAN, 0.0), Vec2::new(0.0, f32::NEG_INFINITY)] {
+    for point in [
+        Vector::ZERO.with_x(f32::NAN),
+        Vector::ZERO.with_y(f32::NEG_INFINITY),
+    ] {
         app.world_mut()
             .commands()
             .queue(SpawnBoids::new(10, Placement::At(point)));
@@ -325,14 +329,14 @@ fn spawn_commands_with_hostile_values_spawn_what_they_can() {
     assert_eq!(boid_count(&mut app), 500);
     app.world_mut()
         .commands()
-        .queue(SpawnBoids::new(0, Placement::At(Vec2::ZERO)));
+        .queue(SpawnBoids::new(0, Placement::At(Vector::ZERO)));
     step(&mut app, 1);
     assert_eq!(boid_count(&mut app), 500);
 
     let mut app = create_app(FlockSettings::default(), 24);
     app.world_mut()
         .commands()
-        .queue(SpawnBoids::new(20, Placement::At(Vec2::splat(3e38))));
+        .queue(SpawnBoids::new(20, Placement::At(Vector::splat(3e38))));
     step(&mut app, 3);
     assert_eq!(boid_count(&mut app), 20);
     assert_sound(&mut app);
@@ -342,7 +346,8 @@ fn spawn_commands_with_hostile_values_spawn_what_they_can() {
 fn boids_placed_far_outside_come_back_in_every_edge_mode() {
     // Other code may put a boid anywhere, even where its coordinates are not finite: wrap and
     // bounce bring it inside in one step; without edges it keeps its finite place and a
-    // coordinate that is not finite comes back to the bounds' centre.
+    // coordinate that is not finite comes back to the bounds' centre. (The last three are bad
+    // only in depth: in 2D, z is the sprite's drawing order, and they stand at the origin.)
     for edges in [
         EdgeMode::Wrap,
         EdgeMode::Jump,
@@ -355,18 +360,46 @@ fn boids_placed_far_outside_come_back_in_every_edge_mode() {
         let mut app = create_app(settings, 25);
         spawn(&mut app, 100, Placement::RandomInBounds);
         let places = [
-            Vec3::new(3e38, -3e38, 0.0),
+            Vec3::new(3e38, -3e38, 3e38),
             Vec3::new(1e9 * 7.5, 0.0, 0.0),
             Vec3::new(f32::INFINITY, 0.0, 0.0),
             Vec3::new(0.0, f32::NAN, 0.0),
+            Vec3::new(0.0, 0.0, 1e9 * 7.5),
+            Vec3::new(0.0, 0.0, f32::INFINITY),
+            Vec3::new(0.0, 0.0, f32::NAN),
         ];
         for place in places {
             app.world_mut()
                 .spawn((Boid, Transform::from_translation(place)));
         }
         step(&mut app, 3);
-        assert_eq!(boid_count(&mut app), 104, "{edges:?}");
+        assert_eq!(boid_count(&mut app), 100 + places.len(), "{edges:?}");
         assert_sound(&mut app);
         assert_forces_finite(&app, &format!("{edges:?}"));
+    }
+}
+
+#[test]
+fn a_velocity_with_a_nan_or_infinite_component_poisons_no_one() {
+    let mut app = create_app(FlockSettings::default(), 5);
+    spawn(&mut app, 200, Placement::RandomInBounds);
+    for broken in [
+        xyz(f32::NAN, 0.0, 0.0),
+        xyz(0.0, f32::INFINITY, 0.0),
+        xyz(10.0, 0.0, f32::NEG_INFINITY),
+    ] {
+        spawn_boid(&mut app, (at(xyz(0.0, 0.0, 5.0)), Velocity(broken)));
+    }
+    step(&mut app, 30);
+    assert_eq!(boid_count(&mut app), 203);
+    assert_sound(&mut app);
+    assert_forces_finite(&app, "broken velocities");
+    // Every boid still faces somewhere.
+    for transform in app
+        .world_mut()
+        .query_filtered::<&Transform, With<Boid>>()
+        .iter(app.world())
+    {
+        assert!(transform.rotation.is_finite() && transform.rotation.is_normalized());
     }
 }

@@ -1,14 +1,22 @@
 //! Boids coming and going while the flock runs, and settings changed mid-run: no panic, no
-//! stale entity used, no boid lost, nothing non-finite.
+//! stale entity used, no boid lost, nothing non-finite. `bevy_flock3d` runs the same cases in
+//! 3D (`[[test]] path` in its manifest).
+
+#[cfg(flock_3d)]
+extern crate bevy_flock3d as bevy_flock;
 
 mod common;
 
 use std::collections::BTreeSet;
 
 use bevy::prelude::*;
+use bevy_flock::flock_core::{StepConstants, rule_forces};
 use bevy_flock::prelude::*;
 use bevy_flock::{ActiveFlockSettings, FlockBuffers};
-use common::{assert_sound, boid_count, boid_states, create_app, spawn, state_bits, step};
+use common::{
+    assert_sound, at, boid_count, boid_states, create_app, roomy_settings, spawn, spawn_boid,
+    state_bits, step, xyz,
+};
 
 fn entities(app: &mut App) -> BTreeSet<Entity> {
     boid_states(app).into_iter().map(|(e, _, _)| e).collect()
@@ -77,27 +85,20 @@ fn boids_despawned_inside_a_step_are_skipped_and_the_rest_steered() {
     }
     // Steering still reached the surviving boids: their forces are the ones computed.
     let buffers = app.world().resource::<bevy_flock::FlockBuffers>();
-    assert!(buffers.forces().iter().any(|f| *f != Vec2::ZERO));
+    assert!(buffers.forces().iter().any(|f| *f != Vector::ZERO));
 }
 
-fn roomy_settings(max_boids: usize) -> FlockSettings {
+/// Roomy settings with a cap of `max_boids`.
+fn roomy_with_cap(max_boids: usize) -> FlockSettings {
     FlockSettings {
         max_boids,
-        config: FlockConfig {
-            bounds: flock_core_bounds(4000.0, 2500.0),
-            ..FlockConfig::default()
-        },
-        ..default()
+        ..roomy_settings()
     }
-}
-
-fn flock_core_bounds(width: f32, height: f32) -> bevy_flock::flock_core::Bounds {
-    bevy_flock::flock_core::Bounds::centered(Vec2::new(width, height))
 }
 
 #[test]
 fn thousands_spawned_in_one_frame_respect_the_cap_and_all_fly() {
-    let mut app = create_app(roomy_settings(20_000), 3);
+    let mut app = create_app(roomy_with_cap(20_000), 3);
     {
         let mut commands = app.world_mut().commands();
         for _ in 0..4 {
@@ -120,7 +121,7 @@ fn each_spawn_draws_new_places_and_the_same_seed_draws_the_same() {
     // Two spawns in a row continue the flock's generator rather than restarting it, and a
     // second app with the same seed draws the same boids.
     let places = || {
-        let mut app = create_app(roomy_settings(1_000), 8);
+        let mut app = create_app(roomy_with_cap(1_000), 8);
         let first = spawn(&mut app, 100, Placement::RandomInBounds);
         let second = spawn(&mut app, 100, Placement::RandomInBounds);
         let world = app.world();
@@ -140,17 +141,17 @@ fn each_spawn_draws_new_places_and_the_same_seed_draws_the_same() {
 #[test]
 fn thousands_spawned_on_one_point_spread_out_finite() {
     // Seed 002 starts its flock on one point: every distance is zero at first.
-    let mut app = create_app(roomy_settings(10_000), 4);
-    app.world_mut().commands().queue(SpawnBoids::new(
-        5_000,
-        Placement::At(Vec2::new(10.0, -20.0)),
-    ));
+    let mut app = create_app(roomy_with_cap(10_000), 4);
+    let point = xyz(10.0, -20.0, 30.0);
+    app.world_mut()
+        .commands()
+        .queue(SpawnBoids::new(5_000, Placement::At(point)));
     step(&mut app, 30);
     assert_eq!(boid_count(&mut app), 5_000);
     assert_sound(&mut app);
     let spread = boid_states(&mut app)
         .iter()
-        .filter(|(_, p, _)| p.distance(Vec2::new(10.0, -20.0)) > 10.0)
+        .filter(|(_, p, _)| p.distance(point) > 10.0)
         .count();
     assert!(spread > 4_000, "only {spread} boids left the spawn point");
 }
@@ -163,13 +164,10 @@ fn set_index(app: &mut App, index: IndexKind) {
 fn switching_the_index_mid_run_uses_no_stale_index() {
     // The KD-tree and brute force give the same forces bit for bit, so a flock switching between
     // them every step must stay identical to one that never switches.
-    let settings = FlockSettings {
-        config: FlockConfig {
-            index: IndexKind::BruteForce,
-            ..FlockConfig::default()
-        },
-        ..default()
-    };
+    let settings = FlockSettings::from_config(FlockConfig {
+        index: IndexKind::BruteForce,
+        ..FlockConfig::default()
+    });
     let mut steady = create_app(settings.clone(), 5);
     let mut switching = create_app(settings, 5);
     for app in [&mut steady, &mut switching] {
@@ -232,20 +230,14 @@ fn switching_the_edge_mode_mid_run_brings_every_boid_back() {
 #[test]
 fn a_boid_with_unusable_custom_weights_poisons_no_neighbour_and_still_flies() {
     let mut app = create_app(FlockSettings::default(), 7);
-    spawn(&mut app, 200, Placement::At(Vec2::ZERO));
-    let odd_one = app
-        .world_mut()
-        .spawn((
-            Boid,
-            Transform::from_xyz(1.0, 1.0, 0.0),
-            Velocity(Vec2::new(10.0, 0.0)),
-            SteeringWeights::Custom(RuleWeights {
-                separation: f32::NAN,
-                alignment: f32::INFINITY,
-                cohesion: 1e30,
-            }),
-        ))
-        .id();
+    spawn(&mut app, 200, Placement::At(Vector::ZERO));
+    let unusable = SteeringWeights::Custom(RuleWeights {
+        separation: f32::NAN,
+        alignment: f32::INFINITY,
+        cohesion: 1e30,
+    });
+    let place = at(xyz(1.0, 1.0, 1.0));
+    let odd_one = spawn_boid(&mut app, (place, Velocity(Vector::X * 10.0), unusable));
     step(&mut app, 30);
     assert_eq!(boid_count(&mut app), 201);
     assert_sound(&mut app);
@@ -257,28 +249,28 @@ fn a_boid_with_unusable_custom_weights_poisons_no_neighbour_and_still_flies() {
 /// What every boid of the last step's snapshot should have felt by brute force, if a boid
 /// with a position that is not finite were absent and a velocity that is not finite were rest;
 /// `None` for the broken boids themselves.
-fn forces_without_broken_boids(app: &App) -> Vec<Option<Vec2>> {
+fn forces_without_broken_boids(app: &App) -> Vec<Option<Vector>> {
     let config = app.world().resource::<ActiveFlockSettings>().0.config;
     let buffers = app.world().resource::<FlockBuffers>();
-    let constants = flock_core::StepConstants::new(&config);
+    let constants = StepConstants::new(&config);
     let (positions, velocities) = (buffers.positions(), buffers.velocities());
     let kept: Vec<usize> = (0..positions.len())
         .filter(|&i| positions[i].is_finite())
         .collect();
-    let clean_positions: Vec<Vec2> = kept.iter().map(|&i| positions[i]).collect();
-    let clean_velocities: Vec<Vec2> = kept
+    let clean_positions: Vec<Vector> = kept.iter().map(|&i| positions[i]).collect();
+    let clean_velocities: Vec<Vector> = kept
         .iter()
         .map(|&i| {
             Some(velocities[i])
                 .filter(|v| v.is_finite())
-                .unwrap_or(Vec2::ZERO)
+                .unwrap_or(Vector::ZERO)
         })
         .collect();
     let everyone: Vec<u32> = (0..kept.len() as u32).collect();
     let mut expected = vec![None; positions.len()];
     for (clean, &i) in kept.iter().enumerate() {
         if velocities[i].is_finite() {
-            let forces = flock_core::rule_forces(
+            let forces = rule_forces(
                 clean,
                 &clean_positions,
                 &clean_velocities,
@@ -304,7 +296,7 @@ fn a_boid_given_a_non_finite_state_by_other_code_is_brought_back() {
         settings.config.index = index;
         let max_force = settings.config.max_force;
         let mut app = create_app(settings, 8);
-        let boids = spawn(&mut app, 300, Placement::At(Vec2::ZERO));
+        let boids = spawn(&mut app, 300, Placement::At(Vector::ZERO));
         let limits = MotionLimits {
             max_speed: 40.0,
             max_force: 100.0,
@@ -314,20 +306,14 @@ fn a_boid_given_a_non_finite_state_by_other_code_is_brought_back() {
             max_turn_rate: 3.0,
             max_acceleration: 100.0,
         };
-        let limited = app
-            .world_mut()
-            .spawn((Boid, Transform::from_xyz(2.0, 1.0, 0.0), limits))
-            .id();
-        let turning = app
-            .world_mut()
-            .spawn((Boid, Transform::from_xyz(-2.0, 1.0, 0.0), turn))
-            .id();
+        let limited = spawn_boid(&mut app, (at(xyz(2.0, 1.0, 1.0)), limits));
+        let turning = spawn_boid(&mut app, (at(xyz(-2.0, 1.0, -1.0)), turn));
         step(&mut app, 5);
         let world = app.world_mut();
         world.get_mut::<Transform>(boids[0]).unwrap().translation = Vec3::new(f32::NAN, 0.0, 0.0);
-        world.get_mut::<Velocity>(boids[1]).unwrap().0 = Vec2::new(f32::INFINITY, 1.0);
-        world.get_mut::<Velocity>(turning).unwrap().0 = Vec2::new(f32::NAN, 0.0);
-        world.get_mut::<Acceleration>(limited).unwrap().0 = Vec2::new(0.0, f32::NAN);
+        world.get_mut::<Velocity>(boids[1]).unwrap().0 = xyz(f32::INFINITY, 1.0, 1.0);
+        world.get_mut::<Velocity>(turning).unwrap().0 = xyz(f32::NAN, 0.0, 0.0);
+        world.get_mut::<Acceleration>(limited).unwrap().0 = xyz(0.0, f32::NAN, f32::NAN);
         for round in 0..10 {
             step(&mut app, 1);
             let expected = forces_without_broken_boids(&app);

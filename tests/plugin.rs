@@ -1,5 +1,5 @@
 //! The plugin in a headless `App`: MinimalPlugins, the plugin, manual time steps. The drawn
-//! parts (sprites, pointer) are in `render.rs`.
+//! parts are in `render.rs` (pointer, looks) and `sprites.rs` (the sprite prefab).
 
 use bevy::prelude::*;
 use bevy_flock::prelude::*;

@@ -1,10 +1,12 @@
 //! A one-line help in the top-left corner of the view, kept there as the window resizes.
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use bevy_flock::FlockSettings;
+use bevy_flock::{Boid, FlockClock, FlockSettings};
 
-/// The help line's text; examples update it (e.g. with the current mode).
-#[derive(Resource, Default)]
+/// The help line's text; examples update it (e.g. with the current mode), through
+/// `set_if_neq` so it reads as changed only when it is.
+#[derive(Resource, Default, PartialEq)]
 pub struct HelpLine(pub String);
 
 /// Shows [`HelpLine`] in the top-left corner of the flock's bounds.
@@ -18,19 +20,35 @@ impl Plugin for HelpLinePlugin {
     }
 }
 
+/// Marks the text that shows the [`HelpLine`].
 #[derive(Component)]
-struct HelpText;
+pub struct HelpText;
 
-fn spawn_help(mut commands: Commands) {
-    commands.spawn((
-        HelpText,
+/// A line of on-screen text in `color`, hung from its top-left corner: the help line, or a
+/// readout like it.
+pub fn overlay_text(color: Color) -> impl Bundle {
+    (
         Text2d::default(),
         TextFont {
             font_size: FontSize::Px(18.0),
             ..default()
         },
-        TextColor(Color::srgb(0.85, 0.88, 0.95)),
+        TextColor(color),
         bevy::sprite::Anchor::TOP_LEFT,
+    )
+}
+
+/// Where on-screen text starts in a 2D view: a little in from the top-left corner of the
+/// flock's bounds, in front of the flock.
+pub fn top_left_of_bounds(settings: &FlockSettings) -> Vec3 {
+    let corner = Vec2::new(settings.config.bounds.min.x, settings.config.bounds.max.y);
+    (corner + Vec2::new(12.0, -10.0)).extend(10.0)
+}
+
+fn spawn_help(mut commands: Commands) {
+    commands.spawn((
+        HelpText,
+        overlay_text(Color::srgb(0.85, 0.88, 0.95)),
         Transform::from_xyz(0.0, 0.0, 10.0),
     ));
 }
@@ -41,9 +59,43 @@ fn show_help(
     mut help: Single<(&mut Text2d, &mut Transform), With<HelpText>>,
 ) {
     let (text, transform) = &mut *help;
-    let corner = Vec2::new(settings.config.bounds.min.x, settings.config.bounds.max.y);
-    transform.translation = (corner + Vec2::new(12.0, -10.0)).extend(10.0);
+    transform.translation = top_left_of_bounds(&settings);
     if text.0 != line.0 {
         text.0.clone_from(&line.0);
+    }
+}
+
+/// The help line's mention of the panel's key, where there is a panel (see [`FlockStatus`]).
+#[derive(Resource)]
+pub struct PanelKey(pub &'static str);
+
+/// What the help line of an example that adds and pauses boids tells: how many boids there are
+/// of the most there may be, the panel's key, and whether the flock is paused.
+#[derive(SystemParam)]
+pub struct FlockStatus<'w, 's> {
+    settings: Res<'w, FlockSettings>,
+    clock: Res<'w, FlockClock>,
+    panel_key: Res<'w, PanelKey>,
+    boids: Query<'w, 's, (), With<Boid>>,
+}
+
+impl FlockStatus<'_, '_> {
+    /// The boids there are of the most there may be, as "(150/600)".
+    pub fn boids_of_max(&self) -> String {
+        format!(
+            "({}/{})",
+            self.boids.iter().count(),
+            self.settings.max_boids
+        )
+    }
+
+    /// The end of the help line: the panel's key, and "[paused]" while paused.
+    pub fn ending(&self) -> String {
+        let paused = if self.clock.is_paused() {
+            "  [paused]"
+        } else {
+            ""
+        };
+        format!("{}{paused}", self.panel_key.0)
     }
 }

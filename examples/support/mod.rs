@@ -7,16 +7,27 @@
 // Each example uses only part of what is here.
 #![allow(dead_code, unused_imports)]
 
+mod avoidance;
 mod help;
+pub mod hunt;
+mod input;
+mod selection;
+pub mod stress;
+pub mod tanks;
 
-pub use help::{HelpLine, HelpLinePlugin};
+pub use avoidance::{Avoiding, switch_avoidance};
+pub use help::{
+    FlockStatus, HelpLine, HelpLinePlugin, HelpText, PanelKey, overlay_text, top_left_of_bounds,
+};
+pub use input::{Shortcuts, WorldClicks, pause_on_space, step_on_n};
+pub use selection::{ClickToSend, Destination, Selection};
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
-use bevy_flock::SpawnBoids;
+use bevy_flock::prelude::*;
 
 /// Adds the tuning panel (feature `panel`, on by default) when it is asked for: `--panel` on
 /// the command line or `FLOCK_PANEL=1`; where `on_by_default`, `--no-panel` or `FLOCK_PANEL=0`
@@ -70,6 +81,45 @@ pub fn debug_wanted() -> bool {
 fn flag(name: &str) -> bool {
     std::env::args().skip(1).any(|argument| argument == name)
 }
+
+/// Settings for a scene that behaviours move: the boids only keep apart (separation within
+/// `separation_radius`), with no edges, in bounds that follow the camera, up to 200 boids.
+pub fn behaviours_only(separation_radius: f32) -> FlockSettings {
+    FlockSettings {
+        config: FlockConfig {
+            separation_radius,
+            weights: RuleWeights {
+                separation: 1.0,
+                ..RuleWeights::NONE
+            },
+            edges: EdgeMode::Free,
+            ..FlockConfig::processing()
+        },
+        bounds_source: BoundsSource::FollowCamera,
+        max_boids: 200,
+    }
+}
+
+/// A 2D prefab drawing boids with one of the bundled sprites, `size` across, in `colors`.
+#[cfg(not(flock_3d))]
+pub fn sprite_prefab(
+    assets: &AssetServer,
+    sprite: BoidSprite,
+    size: f32,
+    colors: BoidColors,
+) -> BoidPrefab {
+    BoidPrefab {
+        image: assets.load(sprite.asset_path()),
+        size: Vec2::splat(size),
+        colors,
+    }
+}
+
+/// Random hues, soft enough for fish.
+pub const SOFT_HUES: BoidColors = BoidColors::RandomHue {
+    saturation: 0.6,
+    lightness: 0.65,
+};
 
 /// An app with a 1280x720 window titled `bevy_flock: <example>`, steering on every core, a dark
 /// background and screenshots on request: what every example starts from.

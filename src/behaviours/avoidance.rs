@@ -185,7 +185,7 @@ pub(crate) fn avoid_obstacles(
             .iter()
             .map(|(transform, obstacle)| obstacle.at(transform)),
     );
-    add_forces(&mut boids, &settings.0.config, |me, behaviour| {
+    add_forces(&mut boids, &settings.0.config, |_, me, behaviour| {
         let (look_ahead, clearance) = (behaviour.look_ahead, behaviour.clearance);
         let force = obstacle_force(me, shapes.iter(), look_ahead, clearance);
         Some(behaviour.weight * force)

@@ -8,8 +8,7 @@ use flock_core::Vector;
 use flock_core::steering::{Vehicle, dodge, escape};
 
 use crate::behaviours::reported::ReportedOnce;
-use crate::behaviours::{MotionLimits, SteeringForce, vehicle};
-use crate::components::Velocity;
+use crate::behaviours::{Steerers, SteeringForce, vehicle};
 use crate::settings::ActiveFlockSettings;
 
 /// Steer around avian colliders in the path, as [`AvoidObstacles`](crate::AvoidObstacles)
@@ -100,14 +99,7 @@ pub(crate) fn avoid_colliders(
     // `Arc`'d shape, not made afresh per boid).
     mut last_ball: Local<Option<(f32, Collider)>>,
     mut reported: Local<ReportedOnce>,
-    mut boids: Query<(
-        Entity,
-        &Transform,
-        &Velocity,
-        Option<&MotionLimits>,
-        &AvoidColliders,
-        &mut SteeringForce,
-    )>,
+    mut boids: Steerers<AvoidColliders>,
 ) {
     let config = &settings.0.config;
     for (entity, transform, velocity, limits, avoid, mut sum) in &mut boids {

@@ -1,15 +1,14 @@
 //! Unaligned collision avoidance: dodge the soonest predicted collision with another boid,
 //! found through the flock's neighbour index.
 
-use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
+use flock_core::Space;
 use flock_core::steering::{CollisionParams, avoid_collisions as collision_force};
-use flock_core::{NeighbourIndex, Space};
 
-use crate::behaviours::{MotionLimits, SteeringForce, vehicle};
-use crate::components::Velocity;
+use crate::behaviours::reported::ReportedOnce;
+use crate::behaviours::{Steerers, SteeringForce, add_forces};
 use crate::settings::ActiveFlockSettings;
-use crate::steer::FlockBuffers;
+use crate::steer::Nearby;
 
 /// Predict when each nearby boid will pass closest and steer (or brake) to avoid the soonest
 /// pass closer than `params.min_distance` within `params.horizon` seconds (Reynolds'
@@ -30,49 +29,32 @@ pub struct AvoidCollisions {
 
 pub(crate) fn avoid_collisions(
     settings: Res<ActiveFlockSettings>,
-    buffers: Res<FlockBuffers>,
-    mut candidates: Local<Vec<u32>>,
-    mut reported: Local<EntityHashSet>,
-    mut boids: Query<(
-        Entity,
-        &Transform,
-        &Velocity,
-        Option<&MotionLimits>,
-        &AvoidCollisions,
-        &mut SteeringForce,
-    )>,
+    mut nearby: Nearby,
+    mut reported: Local<ReportedOnce>,
+    mut boids: Steerers<AvoidCollisions>,
 ) {
     let config = &settings.0.config;
     // Positions wrap in a periodic world: each neighbour is taken at its nearest image.
     let space = Space::of(config);
-    for (entity, transform, velocity, limits, behaviour, mut force) in &mut boids {
-        if !behaviour.params.is_valid() {
-            if reported.insert(entity) {
-                warn!(
-                    "bevy_flock: {entity} has invalid AvoidCollisions params {:?} (both must be \
-                     finite and positive); it avoids no collisions",
-                    behaviour.params
-                );
-            }
-            continue;
-        }
-        reported.remove(&entity);
-        let me = vehicle(transform, velocity, limits, config);
-        let others_speed = config.max_speed.max(me.max_speed);
-        let radius = behaviour
-            .params
-            .query_radius(me.velocity.length(), others_speed);
-        buffers
-            .index()
-            .candidates(me.position, radius, &mut candidates);
-        let others = candidates.iter().filter_map(|&other| {
-            let other = other as usize;
-            (*buffers.entities().get(other)? != entity).then(|| {
-                let position = buffers.positions()[other];
-                let nearest_image = me.position + space.delta(me.position, position);
-                (nearest_image, buffers.velocities()[other])
-            })
+    add_forces(&mut boids, config, |entity, me, behaviour| {
+        let params = &behaviour.params;
+        let valid = reported.check(entity, params.is_valid(), || {
+            format!(
+                "{entity} has invalid AvoidCollisions params {params:?} (both must be finite and \
+                 positive); it avoids no collisions"
+            )
         });
-        force.0 += behaviour.weight * collision_force(&me, others, &behaviour.params);
-    }
+        if !valid {
+            return None;
+        }
+        let others_speed = config.max_speed.max(me.max_speed);
+        let radius = params.query_radius(me.velocity.length(), others_speed);
+        let others = nearby
+            .others(entity, me.position, radius)
+            .map(|(position, velocity)| {
+                let nearest_image = me.position + space.delta(me.position, position);
+                (nearest_image, velocity)
+            });
+        Some(behaviour.weight * collision_force(me, others, params))
+    });
 }

@@ -1,9 +1,9 @@
 //! Containment: stay inside a pen (a polygon in 2D, a box in 3D) by probing ahead.
 
-use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 use flock_core::steering::{Enclosure, contain};
 
+use crate::behaviours::reported::ReportedOnce;
 use crate::behaviours::{Steerers, SteeringForce, add_forces};
 use crate::settings::ActiveFlockSettings;
 
@@ -33,20 +33,15 @@ pub struct StayInside {
 pub(crate) fn stay_inside(
     settings: Res<ActiveFlockSettings>,
     pens: Query<(Entity, &Pen)>,
-    mut reported: Local<EntityHashSet>,
+    mut reported: Local<ReportedOnce>,
     mut boids: Steerers<StayInside>,
 ) {
     for (entity, pen) in &pens {
-        if pen.0.is_valid() {
-            reported.remove(&entity);
-        } else if reported.insert(entity) {
-            warn!(
-                "bevy_flock: pen {entity} is not a valid region ({:?}); ignored",
-                pen.0
-            );
-        }
+        reported.check(entity, pen.0.is_valid(), || {
+            format!("pen {entity} is not a valid region ({:?}); ignored", pen.0)
+        });
     }
-    add_forces(&mut boids, &settings.0.config, |me, behaviour| {
+    add_forces(&mut boids, &settings.0.config, |_, me, behaviour| {
         let (_, pen) = pens.get(behaviour.pen).ok()?;
         pen.0
             .is_valid()

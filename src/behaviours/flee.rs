@@ -2,11 +2,11 @@
 //! tutorial's `tooClose`).
 
 use bevy::prelude::*;
-use flock_core::steering::flee_all;
+use flock_core::Vector;
+use flock_core::steering::{Vehicle, flee_all};
 
-use crate::behaviours::target::{Bodies, Target};
-use crate::behaviours::{Steerers, SteeringForce, add_forces};
-use crate::settings::ActiveFlockSettings;
+use crate::behaviours::SteeringForce;
+use crate::behaviours::target::{Bodies, Target, TargetBehaviour};
 
 /// Steer at full speed away from each threat closer than `radius`; the forces of several
 /// threats add up, as in the cocos2d-x crowd demo. Threats that are despawned entities are skipped.
@@ -22,17 +22,13 @@ pub struct Flee {
     pub weight: f32,
 }
 
-pub(crate) fn flee_threats(
-    settings: Res<ActiveFlockSettings>,
-    bodies: Bodies,
-    mut fleers: Steerers<Flee>,
-) {
-    add_forces(&mut fleers, &settings.0.config, |me, behaviour| {
-        let threats = behaviour
+impl TargetBehaviour for Flee {
+    fn force(&self, me: &Vehicle, bodies: &Bodies) -> Option<Vector> {
+        let threats = self
             .threats
             .iter()
-            .filter_map(|threat| threat.locate(&bodies))
+            .filter_map(|threat| threat.locate(bodies))
             .map(|(position, _)| position);
-        Some(behaviour.weight * flee_all(me, threats, behaviour.radius))
-    });
+        Some(self.weight * flee_all(me, threats, self.radius))
+    }
 }

@@ -40,7 +40,7 @@ pub(crate) fn follow_flow_field(
         return;
     };
     *reported_missing = false;
-    add_forces(&mut boids, &settings.0.config, |me, behaviour| {
+    add_forces(&mut boids, &settings.0.config, |_, me, behaviour| {
         Some(behaviour.weight * follow_flow(me, &field.0, behaviour.look_ahead))
     });
 }

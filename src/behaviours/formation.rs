@@ -9,8 +9,7 @@ use flock_core::steering::{FormationShape, arrive_moving, assign_slots, formatio
 use crate::behaviours::frame::frame_of;
 use crate::behaviours::reported::ReportedOnce;
 use crate::behaviours::target::Bodies;
-use crate::behaviours::{MotionLimits, SteeringForce, vehicle};
-use crate::components::Velocity;
+use crate::behaviours::{SteererQuery, SteeringForce, vehicle};
 use crate::dimension::position_of;
 use crate::settings::ActiveFlockSettings;
 
@@ -188,18 +187,7 @@ pub(crate) fn steer_formations(
 }
 
 /// The formations' members, and what steering them needs.
-type Members<'w, 's> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        &'static Transform,
-        &'static Velocity,
-        Option<&'static MotionLimits>,
-        &'static mut FormationMember,
-        &'static mut SteeringForce,
-    ),
->;
+type Members<'w, 's> = SteererQuery<'w, 's, &'static mut FormationMember>;
 
 /// Members of a formation that cannot be laid out have no slot.
 fn clear_slots(members: &mut Members, group: &[Entity]) {

@@ -5,11 +5,8 @@ use bevy::prelude::*;
 use flock_core::Vector;
 use flock_core::steering::{Leader, LeaderFollowParams, follow_leader};
 
-use crate::behaviours::frame::frame_of;
-use crate::behaviours::reported::ReportedOnce;
-use crate::behaviours::target::Bodies;
-use crate::behaviours::{MotionLimits, SteeringForce, vehicle};
-use crate::components::Velocity;
+use crate::behaviours::frame::OtherFrames;
+use crate::behaviours::{Steerers, SteeringForce, add_forces};
 use crate::dimension::position_of;
 use crate::settings::ActiveFlockSettings;
 
@@ -45,17 +42,9 @@ impl FollowLeader {
 
 pub(crate) fn follow_leaders(
     settings: Res<ActiveFlockSettings>,
-    bodies: Bodies,
+    mut leaders: OtherFrames,
     mut by_leader: Local<EntityHashMap<Vec<(Entity, Vector)>>>,
-    mut reported: Local<ReportedOnce>,
-    mut followers: Query<(
-        Entity,
-        &Transform,
-        &Velocity,
-        Option<&MotionLimits>,
-        &FollowLeader,
-        &mut SteeringForce,
-    )>,
+    mut followers: Steerers<FollowLeader>,
 ) {
     // Every follower's position before this step's forces, grouped by leader.
     by_leader.values_mut().for_each(Vec::clear);
@@ -67,18 +56,8 @@ pub(crate) fn follow_leaders(
             .push((entity, position));
     }
     by_leader.retain(|_, mates| !mates.is_empty());
-    let config = &settings.0.config;
-    for (entity, transform, velocity, limits, follow, mut sum) in &mut followers {
-        let Some(frame) = frame_of(&bodies, follow.leader) else {
-            reported.warn(entity, || {
-                format!(
-                    "{entity} follows the leader {}, which is gone; no force",
-                    follow.leader
-                )
-            });
-            continue;
-        };
-        reported.clear(entity);
+    add_forces(&mut followers, &settings.0.config, |entity, me, follow| {
+        let frame = leaders.of(entity, follow.leader, "follows the leader")?;
         let leader = Leader {
             position: frame.position,
             heading: frame.heading,
@@ -87,7 +66,6 @@ pub(crate) fn follow_leaders(
         let mates = (by_leader.get(&follow.leader).into_iter().flatten())
             .filter(|(mate, _)| *mate != entity)
             .map(|&(_, position)| position);
-        let me = vehicle(transform, velocity, limits, config);
-        sum.0 += follow.weight * follow_leader(&me, &leader, mates, &follow.params);
-    }
+        Some(follow.weight * follow_leader(me, &leader, mates, &follow.params))
+    });
 }

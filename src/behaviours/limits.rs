@@ -117,29 +117,36 @@ pub(crate) fn vehicle(
     }
 }
 
-/// The boids with behaviour `B`, and what steering them needs.
-pub(crate) type Steerers<'w, 's, B> = Query<
+/// The boids with a behaviour, read through `Behaviour` (`&B`, or `&mut B` for one that keeps
+/// state), and what steering them needs (the entity, for the behaviours that tell it apart from
+/// others or report it).
+pub(crate) type SteererQuery<'w, 's, Behaviour> = Query<
     'w,
     's,
     (
+        Entity,
         &'static Transform,
         &'static Velocity,
         Option<&'static MotionLimits>,
-        &'static B,
+        Behaviour,
         &'static mut SteeringForce,
     ),
 >;
 
-/// Adds each steerer's weighted behaviour force, as `force` computes it (`None`: no force this
-/// step, e.g. a target that is gone), to its [`SteeringForce`].
+/// The boids with behaviour `B`, read only.
+pub(crate) type Steerers<'w, 's, B> = SteererQuery<'w, 's, &'static B>;
+
+/// Adds each steerer's weighted behaviour force, as `force(entity, vehicle, behaviour)`
+/// computes it (`None`: no force this step, e.g. a target that is gone), to its
+/// [`SteeringForce`].
 pub(crate) fn add_forces<B: Component>(
     steerers: &mut Steerers<B>,
     config: &FlockConfig,
-    mut force: impl FnMut(&Vehicle, &B) -> Option<Vector>,
+    mut force: impl FnMut(Entity, &Vehicle, &B) -> Option<Vector>,
 ) {
-    for (transform, velocity, limits, behaviour, mut sum) in steerers {
+    for (entity, transform, velocity, limits, behaviour, mut sum) in steerers {
         let me = vehicle(transform, velocity, limits, config);
-        if let Some(force) = force(&me, behaviour) {
+        if let Some(force) = force(entity, &me, behaviour) {
             sum.0 += force;
         }
     }

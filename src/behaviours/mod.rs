@@ -36,11 +36,11 @@ mod offset_pursuit;
 mod path;
 mod reported;
 
+pub use crate::components::SteeringForce;
 pub use avoidance::{AvoidObstacles, AvoidWalls, Obstacle};
 #[cfg(feature = "avian")]
 pub use colliders::AvoidColliders;
 pub use collision_avoidance::AvoidCollisions;
-pub use crate::components::SteeringForce;
 pub use containment::{Pen, StayInside};
 pub use flee::Flee;
 pub use flow_field::{FlockFlowField, FollowFlowField};
@@ -63,7 +63,8 @@ pub use crate::components::Species;
 
 pub(crate) use combine::combine_steering;
 pub(crate) use group::face_group_heading;
-pub(crate) use limits::{Steerers, add_forces, vehicle};
+pub(crate) use limits::{SteererQuery, Steerers, add_forces, vehicle};
+use target::steer_by_targets;
 
 use bevy::prelude::*;
 
@@ -105,13 +106,13 @@ pub(crate) fn add_behaviours(
         .add_systems(
             schedule.clone(),
             (
-                seek::seek_targets,
-                seek::arrive_at_targets,
-                flee::flee_threats,
+                steer_by_targets::<Seek>,
+                steer_by_targets::<Arrive>,
+                steer_by_targets::<Flee>,
                 sight_flock::flock_in_sight,
                 wander::wander,
-                pursuit::pursue_targets,
-                pursuit::evade_threats,
+                steer_by_targets::<Pursue>,
+                steer_by_targets::<Evade>,
                 avoidance::avoid_walls,
                 avoidance::avoid_obstacles,
                 collision_avoidance::avoid_collisions,

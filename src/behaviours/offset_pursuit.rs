@@ -4,11 +4,8 @@ use bevy::prelude::*;
 use flock_core::Vector;
 use flock_core::steering::offset_pursue;
 
-use crate::behaviours::frame::frame_of;
-use crate::behaviours::reported::ReportedOnce;
-use crate::behaviours::target::Bodies;
-use crate::behaviours::{MotionLimits, SteeringForce, vehicle};
-use crate::components::Velocity;
+use crate::behaviours::frame::OtherFrames;
+use crate::behaviours::{Steerers, SteeringForce, add_forces};
 use crate::settings::ActiveFlockSettings;
 
 /// Pursue the point `offset` in `target`'s frame (see [`offset_pursue`]): far from it, seek
@@ -35,37 +32,13 @@ pub struct OffsetPursuit {
 
 pub(crate) fn pursue_offsets(
     settings: Res<ActiveFlockSettings>,
-    bodies: Bodies,
-    mut reported: Local<ReportedOnce>,
-    mut escorts: Query<(
-        Entity,
-        &Transform,
-        &Velocity,
-        Option<&MotionLimits>,
-        &OffsetPursuit,
-        &mut SteeringForce,
-    )>,
+    mut targets: OtherFrames,
+    mut escorts: Steerers<OffsetPursuit>,
 ) {
-    let config = &settings.0.config;
-    for (entity, transform, velocity, limits, pursuit, mut sum) in &mut escorts {
-        let Some(target) = frame_of(&bodies, pursuit.target) else {
-            reported.warn(entity, || {
-                format!(
-                    "{entity} escorts {}, which is gone; no force",
-                    pursuit.target
-                )
-            });
-            continue;
-        };
-        reported.clear(entity);
-        let me = vehicle(transform, velocity, limits, config);
-        sum.0 += pursuit.weight
-            * offset_pursue(
-                &me,
-                &target,
-                pursuit.offset,
-                pursuit.slow_radius,
-                pursuit.max_look_ahead,
-            );
-    }
+    add_forces(&mut escorts, &settings.0.config, |entity, me, pursuit| {
+        let target = targets.of(entity, pursuit.target, "escorts")?;
+        let (offset, slow_radius) = (pursuit.offset, pursuit.slow_radius);
+        let force = offset_pursue(me, &target, offset, slow_radius, pursuit.max_look_ahead);
+        Some(pursuit.weight * force)
+    });
 }

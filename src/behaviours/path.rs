@@ -7,8 +7,7 @@ use flock_core::Vector;
 use flock_core::steering::{PathError, PathFollowParams, Polyline, follow_path};
 
 use crate::behaviours::reported::ReportedOnce;
-use crate::behaviours::{MotionLimits, SteeringForce, vehicle};
-use crate::components::Velocity;
+use crate::behaviours::{Steerers, SteeringForce, add_forces};
 use crate::settings::ActiveFlockSettings;
 
 /// A path for boids to follow: a polyline through `points` (open, or `looped` back to the
@@ -71,14 +70,7 @@ pub(crate) fn follow_paths(
     paths: Query<(Entity, Ref<FlockPath>)>,
     mut cache: Local<PathCache>,
     mut reported: Local<ReportedOnce>,
-    mut followers: Query<(
-        Entity,
-        &Transform,
-        &Velocity,
-        Option<&MotionLimits>,
-        &FollowPath,
-        &mut SteeringForce,
-    )>,
+    mut followers: Steerers<FollowPath>,
 ) {
     cache.0.retain(|entity, _| paths.contains(*entity));
     for (entity, path) in &paths {
@@ -90,22 +82,16 @@ pub(crate) fn follow_paths(
             cache.0.insert(entity, polyline);
         }
     }
-    let config = &settings.0.config;
-    for (entity, transform, velocity, limits, follow, mut sum) in &mut followers {
-        let Some(path) = cache.0.get(&follow.path) else {
-            reported.warn(entity, || {
-                format!(
-                    "{entity} follows {}, which has no FlockPath; no force",
-                    follow.path
-                )
-            });
-            continue;
-        };
-        reported.clear(entity);
+    add_forces(&mut followers, &settings.0.config, |entity, me, follow| {
+        let path = cache.0.get(&follow.path);
+        let path = reported.warn_if_missing(entity, path, || {
+            format!(
+                "{entity} follows {}, which has no FlockPath; no force",
+                follow.path
+            )
+        })?;
         // An invalid path was reported when it was set.
-        if let Some(path) = path {
-            let me = vehicle(transform, velocity, limits, config);
-            sum.0 += follow.weight * follow_path(&me, path, &follow.params);
-        }
-    }
+        let path = path.as_ref()?;
+        Some(follow.weight * follow_path(me, path, &follow.params))
+    });
 }

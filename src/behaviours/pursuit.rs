@@ -1,11 +1,11 @@
 //! Pursue and evade: seek or flee where a moving entity will be.
 
 use bevy::prelude::*;
-use flock_core::steering::{evade, pursue};
+use flock_core::Vector;
+use flock_core::steering::{Vehicle, evade, pursue};
 
-use crate::behaviours::target::{Bodies, Target};
-use crate::behaviours::{Steerers, SteeringForce, add_forces};
-use crate::settings::ActiveFlockSettings;
+use crate::behaviours::SteeringForce;
+use crate::behaviours::target::{Bodies, Target, TargetBehaviour};
 
 /// Seek where `target` will be, predicted from its velocity over the time to reach it, at most
 /// `max_look_ahead` seconds. A despawned target gives no force.
@@ -36,26 +36,18 @@ pub struct Evade {
     pub weight: f32,
 }
 
-pub(crate) fn pursue_targets(
-    settings: Res<ActiveFlockSettings>,
-    bodies: Bodies,
-    mut pursuers: Steerers<Pursue>,
-) {
-    add_forces(&mut pursuers, &settings.0.config, |me, behaviour| {
-        let (target, velocity) = Target::Entity(behaviour.target).locate(&bodies)?;
-        let look_ahead = behaviour.max_look_ahead.max(0.0);
-        Some(behaviour.weight * pursue(me, target, velocity, look_ahead))
-    });
+impl TargetBehaviour for Pursue {
+    fn force(&self, me: &Vehicle, bodies: &Bodies) -> Option<Vector> {
+        let (target, velocity) = Target::Entity(self.target).locate(bodies)?;
+        let look_ahead = self.max_look_ahead.max(0.0);
+        Some(self.weight * pursue(me, target, velocity, look_ahead))
+    }
 }
 
-pub(crate) fn evade_threats(
-    settings: Res<ActiveFlockSettings>,
-    bodies: Bodies,
-    mut evaders: Steerers<Evade>,
-) {
-    add_forces(&mut evaders, &settings.0.config, |me, behaviour| {
-        let (threat, velocity) = Target::Entity(behaviour.threat).locate(&bodies)?;
-        let look_ahead = behaviour.max_look_ahead.max(0.0);
-        Some(behaviour.weight * evade(me, threat, velocity, look_ahead, behaviour.radius))
-    });
+impl TargetBehaviour for Evade {
+    fn force(&self, me: &Vehicle, bodies: &Bodies) -> Option<Vector> {
+        let (threat, velocity) = Target::Entity(self.threat).locate(bodies)?;
+        let look_ahead = self.max_look_ahead.max(0.0);
+        Some(self.weight * evade(me, threat, velocity, look_ahead, self.radius))
+    }
 }

@@ -1,11 +1,11 @@
 //! Seek and arrive (*The Nature of Code*'s seek; the cocos2d-x crowd demo's slow-down radius).
 
 use bevy::prelude::*;
+use flock_core::Vector;
 use flock_core::steering::{Vehicle, arrive, seek};
 
-use crate::behaviours::target::{Bodies, Target};
-use crate::behaviours::{Steerers, SteeringForce, add_forces};
-use crate::settings::ActiveFlockSettings;
+use crate::behaviours::SteeringForce;
+use crate::behaviours::target::{Bodies, Target, TargetBehaviour};
 
 /// Steer at full speed towards a target.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default)]
@@ -38,31 +38,23 @@ pub struct Arrive {
     pub speed: Option<f32>,
 }
 
-pub(crate) fn seek_targets(
-    settings: Res<ActiveFlockSettings>,
-    bodies: Bodies,
-    mut seekers: Steerers<Seek>,
-) {
-    add_forces(&mut seekers, &settings.0.config, |me, behaviour| {
-        let (target, _) = behaviour.target.locate(&bodies)?;
-        Some(behaviour.weight * seek(me, target))
-    });
+impl TargetBehaviour for Seek {
+    fn force(&self, me: &Vehicle, bodies: &Bodies) -> Option<Vector> {
+        let (target, _) = self.target.locate(bodies)?;
+        Some(self.weight * seek(me, target))
+    }
 }
 
-pub(crate) fn arrive_at_targets(
-    settings: Res<ActiveFlockSettings>,
-    bodies: Bodies,
-    mut arrivers: Steerers<Arrive>,
-) {
-    add_forces(&mut arrivers, &settings.0.config, |me, behaviour| {
-        let (target, _) = behaviour.target.locate(&bodies)?;
-        let me = match behaviour.speed {
+impl TargetBehaviour for Arrive {
+    fn force(&self, me: &Vehicle, bodies: &Bodies) -> Option<Vector> {
+        let (target, _) = self.target.locate(bodies)?;
+        let me = match self.speed {
             Some(speed) if speed.is_finite() && speed > 0.0 => Vehicle {
                 max_speed: speed,
                 ..*me
             },
             _ => *me,
         };
-        Some(behaviour.weight * arrive(&me, target, behaviour.slow_radius.max(0.0)))
-    });
+        Some(self.weight * arrive(&me, target, self.slow_radius.max(0.0)))
+    }
 }

@@ -2,13 +2,11 @@
 //! kernel's Reynolds rules (the field-of-view example switches between them).
 
 use bevy::prelude::*;
-use flock_core::NeighbourIndex;
 use flock_core::steering::{SightParams, sight_flock};
 
-use crate::behaviours::{MotionLimits, SteeringForce, vehicle};
-use crate::components::Velocity;
+use crate::behaviours::{Steerers, SteeringForce, add_forces};
 use crate::settings::ActiveFlockSettings;
-use crate::steer::FlockBuffers;
+use crate::steer::Nearby;
 
 /// Flock as the ActionScript flocking tutorial's `flock()` does: over every other boid in sight
 /// (within `params.in_sight` and not behind), seek their average position, steer by their average
@@ -28,28 +26,11 @@ pub struct SightFlock {
 
 pub(crate) fn flock_in_sight(
     settings: Res<ActiveFlockSettings>,
-    buffers: Res<FlockBuffers>,
-    mut candidates: Local<Vec<u32>>,
-    mut boids: Query<(
-        Entity,
-        &Transform,
-        &Velocity,
-        Option<&MotionLimits>,
-        &SightFlock,
-        &mut SteeringForce,
-    )>,
+    mut nearby: Nearby,
+    mut boids: Steerers<SightFlock>,
 ) {
-    let config = &settings.0.config;
-    for (entity, transform, velocity, limits, behaviour, mut force) in &mut boids {
-        let me = vehicle(transform, velocity, limits, config);
-        buffers
-            .index()
-            .candidates(me.position, behaviour.params.in_sight, &mut candidates);
-        let others = candidates.iter().filter_map(|&other| {
-            let other = other as usize;
-            (*buffers.entities().get(other)? != entity)
-                .then(|| (buffers.positions()[other], buffers.velocities()[other]))
-        });
-        force.0 += behaviour.weight * sight_flock(&me, others, &behaviour.params);
-    }
+    add_forces(&mut boids, &settings.0.config, |entity, me, behaviour| {
+        let others = nearby.others(entity, me.position, behaviour.params.in_sight);
+        Some(behaviour.weight * sight_flock(me, others, &behaviour.params))
+    });
 }

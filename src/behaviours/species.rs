@@ -2,9 +2,9 @@
 //! kind, and hunts between kinds make prey flee predators and predators pursue the nearest prey.
 
 use bevy::prelude::*;
+use flock_core::Space;
 use flock_core::Vector;
 use flock_core::steering::{Vehicle, flee_all, pursue};
-use flock_core::{NeighbourIndex, Space};
 
 use crate::behaviours::{MotionLimits, SteeringForce};
 use crate::settings::ActiveFlockSettings;
@@ -65,27 +65,22 @@ pub(crate) fn hunt_and_escape(
             response_time: config.response_time,
         };
         // Where another boid appears from here: across the seam if that is nearer.
-        let seen = |other: usize| me.position + space.delta(me.position, positions[other]);
+        let here = me.position;
+        let seen = |other: usize| here + space.delta(here, positions[other]);
         for hunt in &relations.hunts {
             if kind == hunt.prey {
-                buffers
-                    .index()
-                    .candidates(me.position, hunt.flee_radius, &mut candidates);
-                let threats = candidates
-                    .iter()
-                    .map(|&other| other as usize)
-                    .filter(|&other| species[other] == hunt.predator)
+                let threats = buffers
+                    .candidates_where(here, hunt.flee_radius, &mut candidates, |other| {
+                        species[other] == hunt.predator
+                    })
                     .map(seen);
                 force.0 += hunt.flee_weight * flee_all(&me, threats, hunt.flee_radius);
             }
             if kind == hunt.predator {
-                buffers
-                    .index()
-                    .candidates(me.position, hunt.chase_radius, &mut candidates);
-                let nearest = candidates
-                    .iter()
-                    .map(|&other| other as usize)
-                    .filter(|&other| species[other] == hunt.prey)
+                let nearest = buffers
+                    .candidates_where(here, hunt.chase_radius, &mut candidates, |other| {
+                        species[other] == hunt.prey
+                    })
                     .map(|other| (seen(other), velocities[other]))
                     .filter(|(at, _)| at.distance_squared(me.position) < hunt.chase_radius.powi(2))
                     .min_by(|a, b| {

@@ -3,8 +3,12 @@
 use bevy::prelude::*;
 use flock_core::Vector;
 
+use flock_core::steering::Vehicle;
+
+use crate::behaviours::{Steerers, add_forces};
 use crate::components::Velocity;
 use crate::dimension::position_of;
+use crate::settings::ActiveFlockSettings;
 
 /// A fixed point in the world, or an entity followed wherever it goes.
 #[derive(Reflect, Debug, Clone, Copy, PartialEq)]
@@ -39,4 +43,22 @@ impl Target {
             }),
         }
     }
+}
+
+/// A behaviour whose force needs only the boid and where its targets are (seek, arrive, flee,
+/// pursue, evade): [`steer_by_targets`] steers every boid that has it.
+pub(crate) trait TargetBehaviour: Component {
+    /// The weighted force on `me`, or `None` when there is none this step (a target is gone).
+    fn force(&self, me: &Vehicle, bodies: &Bodies) -> Option<Vector>;
+}
+
+/// Adds the force of behaviour `B` to each boid that has it.
+pub(crate) fn steer_by_targets<B: TargetBehaviour>(
+    settings: Res<ActiveFlockSettings>,
+    bodies: Bodies,
+    mut steerers: Steerers<B>,
+) {
+    add_forces(&mut steerers, &settings.0.config, |_, me, behaviour| {
+        behaviour.force(me, &bodies)
+    });
 }

@@ -8,7 +8,7 @@
 
 use bevy::color::palettes::css;
 use bevy::prelude::*;
-use flock_core::{AnyIndex, FlockConfig, NeighbourIndex, Vector};
+use flock_core::{AnyIndex, NeighbourIndex, Vector};
 
 use crate::components::{Boid, Velocity};
 use crate::dimension::{position_of, translation_of};
@@ -191,7 +191,10 @@ fn draw_selected(
     for (radius, color) in rules {
         draw_round(&mut gizmos, here, radius, color);
     }
-    draw_view_cone(&mut gizmos, config, here, heading);
+    if config.view_angle_degrees < 360.0 {
+        let half_view = (config.view_angle_degrees / 2.0).to_radians();
+        draw_view_cone(&mut gizmos, here, heading, half_view, config.max_radius());
+    }
 
     let space = flock_core::Space::of(config);
     let mut candidates = Vec::new();
@@ -279,15 +282,14 @@ fn draw_cells(gizmos: &mut Gizmos, grid: &flock_core::Grid, color: Srgba) {
     }
 }
 
-/// The edges of the field of view, out to the largest radius (nothing when it is 360 degrees).
+/// The field of view's colour.
+const VIEW_CONE: Srgba = Srgba::new(1.0, 1.0, 0.0, 0.8);
+
+/// The field of view, `half_view` radians either side of the heading, out to `radius`: its two
+/// edges and the arc between them.
 #[cfg(not(flock_3d))]
-fn draw_view_cone(gizmos: &mut Gizmos, config: &FlockConfig, here: Vec2, heading: Vec2) {
-    if config.view_angle_degrees >= 360.0 {
-        return;
-    }
-    let half_view = (config.view_angle_degrees / 2.0).to_radians();
-    let radius = config.max_radius();
-    let color = css::YELLOW.with_alpha(0.8);
+fn draw_view_cone(gizmos: &mut Gizmos, here: Vec2, heading: Vec2, half_view: f32, radius: f32) {
+    let color = VIEW_CONE;
     for side in [-half_view, half_view] {
         let edge = Vec2::from_angle(side).rotate(heading) * radius;
         gizmos.line_2d(here, here + edge, color);
@@ -303,16 +305,11 @@ fn draw_view_cone(gizmos: &mut Gizmos, config: &FlockConfig, here: Vec2, heading
     );
 }
 
-/// The field of view, a cone around the heading out to the largest radius (nothing when it is
-/// 360 degrees): a ring where it ends and eight lines along its side.
+/// The field of view, a cone of half-angle `half_view` round the heading out to `radius`: a ring
+/// where it ends and eight lines along its side.
 #[cfg(flock_3d)]
-fn draw_view_cone(gizmos: &mut Gizmos, config: &FlockConfig, here: Vec3, heading: Vec3) {
-    if config.view_angle_degrees >= 360.0 {
-        return;
-    }
-    let half_view = (config.view_angle_degrees / 2.0).to_radians();
-    let radius = config.max_radius();
-    let color = css::YELLOW.with_alpha(0.8);
+fn draw_view_cone(gizmos: &mut Gizmos, here: Vec3, heading: Vec3, half_view: f32, radius: f32) {
+    let color = VIEW_CONE;
     let side = heading.any_orthonormal_vector();
     let ring_centre = here + heading * radius * half_view.cos();
     let ring_radius = radius * half_view.sin();

@@ -167,7 +167,11 @@ impl PresetsState {
 ///
 /// Never the binary's own folder, which may not be writable and is replaced by every build.
 pub fn default_presets_folder(var: impl Fn(&str) -> Option<String>) -> PathBuf {
-    let set = |name: &str| var(name).filter(|value| !value.is_empty()).map(PathBuf::from);
+    let set = |name: &str| {
+        var(name)
+            .filter(|value| !value.is_empty())
+            .map(PathBuf::from)
+    };
     if let Some(root) = set("BEVY_ASSET_ROOT").or_else(|| set("CARGO_MANIFEST_DIR")) {
         return root.join("assets").join("presets");
     }

@@ -77,7 +77,11 @@ impl BoidSprite {
 /// unless the app chose a prefab of its own (the resource still holds `BoidPrefab::default()`,
 /// the plain square that an app without assets keeps).
 pub(crate) fn add_bundled_sprites(app: &mut App) {
-    if !app.world().contains_resource::<EmbeddedAssetRegistry>() {
+    // Only an app with images can load them (a headless app may have an asset server and no
+    // image type).
+    if !app.world().contains_resource::<EmbeddedAssetRegistry>()
+        || !app.world().contains_resource::<Assets<Image>>()
+    {
         return;
     }
     embedded_asset!(app, "arrow.png");
@@ -151,7 +155,10 @@ mod tests {
             if let Some(image) = app.world().resource::<Assets<Image>>().get(&prefab.image) {
                 break image.clone();
             }
-            let state = app.world().resource::<AssetServer>().load_state(&prefab.image);
+            let state = app
+                .world()
+                .resource::<AssetServer>()
+                .load_state(&prefab.image);
             assert!(!state.is_failed(), "the arrow failed to load: {state:?}");
             assert!(start.elapsed() < Duration::from_secs(10), "never loaded");
             std::thread::sleep(Duration::from_millis(5));
@@ -161,7 +168,10 @@ mod tests {
         // corners on that side are clear.
         let alpha = |x, y| image.get_color_at(x, y).unwrap().alpha();
         let opaque_on_middle_row = (0..64).filter(|&x| alpha(x, 32) > 0.5).max().unwrap();
-        assert!(opaque_on_middle_row > 48, "tip at x = {opaque_on_middle_row}");
+        assert!(
+            opaque_on_middle_row > 48,
+            "tip at x = {opaque_on_middle_row}"
+        );
         assert_eq!(alpha(63, 0), 0.0);
         assert_eq!(alpha(63, 63), 0.0);
     }

@@ -9,18 +9,10 @@ use bevy_flock::flock_core::{Bounds, planar, world_size};
 use bevy_flock::prelude::*;
 use bevy_flock::{Hunt, SpeciesRelations};
 
-use super::{create_app, spawn, step};
+use super::{ball_obstacle, create_app, spawn, step};
 
 const BOIDS: usize = 1_200;
 const STEPS: usize = 1_000;
-
-/// An obstacle of this dimension.
-fn obstacle() -> Obstacle {
-    #[cfg(not(flock_3d))]
-    return Obstacle::Circle { radius: 40.0 };
-    #[cfg(flock_3d)]
-    return Obstacle::Sphere { radius: 40.0 };
-}
 
 /// The state hash after `STEPS` steps with the grid on `lanes`.
 fn hash_after_steps(lanes: Lanes) -> u64 {
@@ -48,7 +40,7 @@ fn hash_after_steps(lanes: Lanes) -> u64 {
     let boids = spawn(&mut app, BOIDS, Placement::RandomInBounds);
     let world = app.world_mut();
     let rock = world
-        .spawn((obstacle(), Transform::from_xyz(100.0, 50.0, 0.0)))
+        .spawn((ball_obstacle(40.0), Transform::from_xyz(100.0, 50.0, 0.0)))
         .id();
     let leader = boids[0];
     for (i, &boid) in boids.iter().enumerate() {

@@ -1,6 +1,8 @@
-//! What the headless-`App` tests share: an app stepped one fixed step per update, and ways to
-//! read the flock back. Dimension-free: `bevy_flock3d`'s tests include this file too, with
-//! `bevy_flock3d` named `bevy_flock`.
+//! What the headless-`App` tests share: an app stepped one fixed step per update, ways to
+//! read the flock back, and the few helpers that differ per dimension. The shared test files in
+//! this folder are compiled by `bevy_flock` and, through `[[test]] path` in its manifest, by
+//! `bevy_flock3d`, which each names `bevy_flock` (`extern crate bevy_flock3d as bevy_flock`
+//! under the `flock_3d` cfg); `bevy_flock3d`'s own tests include this module by `#[path]`.
 #![allow(dead_code)] // Each test file uses some of these.
 
 use std::time::Duration;
@@ -8,7 +10,9 @@ use std::time::Duration;
 use bevy::app::Plugins;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use bevy_flock::flock_core::Vector;
+#[cfg(not(flock_3d))]
+use bevy_flock::flock_core::steering::Polygon;
+use bevy_flock::flock_core::{Bounds, Vector};
 use bevy_flock::prelude::*;
 
 /// Fixed steps per second.
@@ -54,6 +58,11 @@ pub fn create_app(settings: FlockSettings, seed: u64) -> App {
     create_app_with(MinimalPlugins, settings, seed)
 }
 
+/// An app whose flock has `config`.
+pub fn app_with(config: FlockConfig) -> App {
+    create_app(FlockSettings::from_config(config), 11)
+}
+
 /// A flock config whose boids ignore each other, with free edges: behaviours alone move them.
 pub fn no_flocking() -> FlockConfig {
     FlockConfig {
@@ -75,6 +84,46 @@ pub fn step(app: &mut App, updates: usize) {
 
 pub fn spawn(app: &mut App, count: usize, placement: Placement) -> Vec<Entity> {
     bevy_flock::spawn_boids(app.world_mut(), count, placement)
+}
+
+/// Spawns one boid with `components` (its limits, place, velocity, behaviours); its entity.
+pub fn spawn_boid(app: &mut App, components: impl Bundle) -> Entity {
+    app.world_mut().spawn((Boid, components)).id()
+}
+
+/// A nimble vehicle for behaviour tests.
+pub const VEHICLE: MotionLimits = MotionLimits {
+    max_speed: 200.0,
+    max_force: 2_000.0,
+    mass: 1.0,
+};
+
+/// A slower vehicle that turns harder, for the collider, path and formation tests.
+pub const AGILE: MotionLimits = MotionLimits {
+    max_speed: 120.0,
+    max_force: 4_000.0,
+    mass: 1.0,
+};
+
+/// Seeking `goal` while steering around obstacles 120 ahead with 10 to spare: what a boid needs
+/// to get past the obstacles in its way.
+pub fn seek_around_obstacles(goal: Vector) -> (Seek, AvoidObstacles) {
+    let seek = Seek {
+        target: Target::Point(goal),
+        weight: 1.0,
+    };
+    let avoid = AvoidObstacles {
+        look_ahead: 120.0,
+        clearance: 10.0,
+        weight: 3.0,
+    };
+    (seek, avoid)
+}
+
+/// The point `(x, y)` of a case in 2D, `(x, y, z)` in 3D: one literal for both dimensions,
+/// with the depth a planar bug would miss only in 3D.
+pub fn xyz(x: f32, y: f32, z: f32) -> Vector {
+    Vector::from_slice(&[x, y, z])
 }
 
 /// A transform at `point` (z = 0 in 2D).
@@ -202,4 +251,167 @@ pub fn count_collisions(
         before = now;
     }
     collisions
+}
+
+// What differs per dimension.
+
+/// `v` on the ground that `steering::level` lays things on: `v` itself in 2D, where the plane
+/// is the ground; `v` with y = 0 in 3D.
+pub fn on_the_ground(v: Vector) -> Vector {
+    let mut ground = v;
+    if cfg!(flock_3d) {
+        ground[1] = 0.0;
+    }
+    ground
+}
+
+/// The angle between two non-zero vectors.
+pub fn angle_between(a: Vector, b: Vector) -> f32 {
+    #[cfg(not(flock_3d))]
+    return a.angle_to(b).abs();
+    #[cfg(flock_3d)]
+    return a.angle_between(b);
+}
+
+/// Headings all round: 16 around the circle in 2D; the six axes and two diagonals in 3D.
+pub fn headings() -> Vec<Vector> {
+    #[cfg(not(flock_3d))]
+    return (0..16)
+        .map(|i| Vec2::from_angle(i as f32 * std::f32::consts::TAU / 16.0))
+        .collect();
+    #[cfg(flock_3d)]
+    return vec![
+        Vec3::X,
+        Vec3::NEG_X,
+        Vec3::Y,
+        Vec3::NEG_Y,
+        Vec3::Z,
+        Vec3::NEG_Z,
+        Vec3::ONE.normalize(),
+        Vec3::new(-1.0, 1.0, -1.0).normalize(),
+    ];
+}
+
+/// Settings for thousands of boids with ordinary neighbour counts: a world 4000 x 2500 in 2D,
+/// a box 1200 x 800 x 800 in 3D.
+pub fn roomy_settings() -> FlockSettings {
+    #[cfg(not(flock_3d))]
+    let bounds = Bounds::centered(Vec2::new(4000.0, 2500.0));
+    #[cfg(flock_3d)]
+    let bounds = Bounds::centered(Vec3::new(1200.0, 800.0, 800.0));
+    FlockSettings::from_config(FlockConfig {
+        bounds,
+        ..FlockConfig::default()
+    })
+}
+
+/// A round obstacle: a circle in 2D, a sphere in 3D.
+pub fn ball_obstacle(radius: f32) -> Obstacle {
+    #[cfg(not(flock_3d))]
+    return Obstacle::Circle { radius };
+    #[cfg(flock_3d)]
+    return Obstacle::Sphere { radius };
+}
+
+/// An obstacle along the axes: a rectangle in 2D, a box in 3D.
+pub fn box_obstacle(half_size: Vector) -> Obstacle {
+    #[cfg(not(flock_3d))]
+    return Obstacle::Rect { half_size };
+    #[cfg(flock_3d)]
+    return Obstacle::Cuboid { half_size };
+}
+
+/// A box that turns with its entity: a rectangle in 2D, a box in 3D.
+pub fn turned_box(half_size: Vector) -> Obstacle {
+    #[cfg(not(flock_3d))]
+    return Obstacle::RotatedRect { half_size };
+    #[cfg(flock_3d)]
+    return Obstacle::OrientedCuboid { half_size };
+}
+
+/// The other shape that turns with its entity: a triangle 30 wide (a polygon) in 2D, a
+/// capsule 60 long in 3D.
+pub fn polygon_or_capsule() -> Obstacle {
+    #[cfg(not(flock_3d))]
+    return Obstacle::Polygon(Polygon::new([Vec2::ZERO, Vec2::X * 30.0, Vec2::Y * 30.0]).unwrap());
+    #[cfg(flock_3d)]
+    return Obstacle::Capsule {
+        half_length: 30.0,
+        radius: 15.0,
+    };
+}
+
+/// `point` raised `height` above the ground (along +y) in 3D; `point` itself in 2D, where the
+/// plane is the ground.
+pub fn above(point: Vector, height: f32) -> Vector {
+    let mut raised = point;
+    if cfg!(flock_3d) {
+        raised[1] += height;
+    }
+    raised
+}
+
+/// A pen around the origin: an L-shaped polygon in 2D (a square 400 wide without its upper
+/// right quarter); a box 400 x 400 x 120 in 3D.
+pub fn pen() -> Enclosure {
+    #[cfg(not(flock_3d))]
+    return Enclosure::Polygon(
+        Polygon::new(
+            [
+                (-200.0, -200.0),
+                (200.0, -200.0),
+                (200.0, 0.0),
+                (0.0, 0.0),
+                (0.0, 200.0),
+                (-200.0, 200.0),
+            ]
+            .map(|(x, y)| Vec2::new(x, y)),
+        )
+        .unwrap(),
+    );
+    #[cfg(flock_3d)]
+    return Enclosure::Cuboid {
+        centre: Vec3::ZERO,
+        half_size: Vec3::new(200.0, 200.0, 60.0),
+    };
+}
+
+/// Which way a boid's model points before its rotation (+x for a 2D sprite, forward, -z, for
+/// a 3D mesh) and its top (towards the viewer, +z, in 2D; up, +y, in 3D).
+#[cfg(not(flock_3d))]
+const MODEL: (Vec3, Vec3) = (Vec3::X, Vec3::Z);
+#[cfg(flock_3d)]
+const MODEL: (Vec3, Vec3) = (Vec3::NEG_Z, Vec3::Y);
+
+/// The way `entity`'s model faces (its rotation's forward, in the flock's dimension).
+pub fn facing(app: &App, entity: Entity) -> Vector {
+    let rotation = app.world().get::<Transform>(entity).unwrap().rotation;
+    Vector::from_slice(&(rotation * MODEL.0).to_array())
+}
+
+/// Whether `entity`'s model stands upright: its top where an unturned model's is.
+pub fn is_upright(app: &App, entity: Entity) -> bool {
+    let rotation = app.world().get::<Transform>(entity).unwrap().rotation;
+    (rotation * MODEL.1).distance(MODEL.1) < 1e-3
+}
+
+/// A look of a boid's own, which the prefab leaves alone: a sprite in 2D, a mesh in 3D.
+#[cfg(feature = "render")]
+pub fn own_look() -> impl Bundle {
+    #[cfg(not(flock_3d))]
+    return Sprite::from_color(Color::WHITE, Vec2::ONE);
+    #[cfg(flock_3d)]
+    return Mesh3d(Handle::default());
+}
+
+/// Makes the prefab colour each boid with a random hue.
+#[cfg(feature = "render")]
+pub fn paint_random_hues(app: &mut App, saturation: f32, lightness: f32) {
+    *app.world_mut().resource_mut::<BoidPrefab>() = BoidPrefab {
+        colors: BoidColors::RandomHue {
+            saturation,
+            lightness,
+        },
+        ..default()
+    };
 }

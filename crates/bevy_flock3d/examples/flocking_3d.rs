@@ -11,7 +11,6 @@ mod support3d;
 
 use bevy::color::palettes::css;
 use bevy::prelude::*;
-use bevy_flock3d::UiWantsInput;
 use bevy_flock3d::flock_core::Bounds;
 use bevy_flock3d::prelude::*;
 use support3d::OrbitCamera;
@@ -48,22 +47,24 @@ fn main() {
             ..default()
         })
         // Keys add boids here; the left button orbits the camera.
-        .insert_resource(ClickToSpawn {
-            enabled: false,
-            ..default()
-        })
+        .insert_resource(ClickToSpawn::OFF)
         .add_plugins(BoidsPlugin::default())
         .add_plugins(support3d::Scene3dPlugin(""))
         .add_systems(Startup, setup)
-        .add_systems(Update, (keys, draw_box, update_help));
-    let panel = support3d::add_panel(&mut app, true, START);
-    app.insert_resource(PanelKey(if panel { "  F1: panel" } else { "" }));
+        .add_systems(
+            Update,
+            (
+                keys,
+                support::pause_on_space,
+                support::step_on_n,
+                draw_box,
+                update_help,
+            ),
+        );
+    let panel = support::add_panel(&mut app, true, START);
+    app.insert_resource(support::PanelKey(if panel { "  F1: panel" } else { "" }));
     app.run();
 }
-
-/// The help line's mention of the panel's key, when there is a panel.
-#[derive(Resource)]
-struct PanelKey(&'static str);
 
 /// The two looks the P key switches between.
 #[derive(Resource)]
@@ -117,30 +118,19 @@ fn setup(
     commands.queue(START);
 }
 
+/// B adds 200 boids; P switches birds and fish.
 fn keys(
     mut commands: Commands,
-    keys: Res<ButtonInput<KeyCode>>,
-    ui: Res<UiWantsInput>,
+    shortcuts: support::Shortcuts,
     looks: Res<Looks>,
     mut prefab: ResMut<BoidPrefab>,
-    mut clock: ResMut<FlockClock>,
 ) {
-    // Typing in the panel is not a shortcut.
-    if ui.keyboard {
-        return;
-    }
-    if keys.just_pressed(KeyCode::KeyB) {
+    if shortcuts.pressed(KeyCode::KeyB) {
         commands.queue(SpawnBoids::new(200, Placement::RandomInBounds));
     }
-    if keys.just_pressed(KeyCode::KeyP) {
+    if shortcuts.pressed(KeyCode::KeyP) {
         let next = if *prefab == looks.0[0] { 1 } else { 0 };
         *prefab = looks.0[next].clone();
-    }
-    if keys.just_pressed(KeyCode::Space) {
-        clock.toggle_pause();
-    }
-    if keys.just_pressed(KeyCode::KeyN) {
-        clock.step_once();
     }
 }
 
@@ -154,21 +144,11 @@ fn draw_box(settings: Res<FlockSettings>, mut gizmos: Gizmos) {
 }
 
 /// The one-line help, with the boid count and whether the flock is paused.
-fn update_help(
-    settings: Res<FlockSettings>,
-    clock: Res<FlockClock>,
-    panel_key: Res<PanelKey>,
-    boids: Query<(), With<Boid>>,
-    mut help: ResMut<support::HelpLine>,
-) {
-    let state = if clock.is_paused() { "  [paused]" } else { "" };
+fn update_help(status: support::FlockStatus, mut help: ResMut<support::HelpLine>) {
     let text = format!(
-        "drag: orbit  B: +200 ({}/{})  P: bird/fish  space: pause  N: step{}{state}",
-        boids.iter().count(),
-        settings.max_boids,
-        panel_key.0
+        "drag: orbit  B: +200 {}  P: bird/fish  space: pause  N: step{}",
+        status.boids_of_max(),
+        status.ending()
     );
-    if help.0 != text {
-        help.0 = text;
-    }
+    help.set_if_neq(support::HelpLine(text));
 }

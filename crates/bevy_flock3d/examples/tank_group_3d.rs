@@ -12,22 +12,11 @@ mod support;
 mod support3d;
 
 use bevy::prelude::*;
-use bevy_flock3d::flock_core::{Bounds, NeighbourIndex};
+use bevy_flock3d::FlockBuffers;
+use bevy_flock3d::flock_core::Bounds;
 use bevy_flock3d::prelude::*;
-use bevy_flock3d::{FlockBuffers, UiWantsInput};
+use support::Selection;
 use support3d::OrbitCamera;
-
-/// The Unity tank group's `TankGroup`: keepDistance 10, keepWeight 1, targetCloseDistance 20,
-/// targetWeight 1.25, moveWeight 0.8; a member stops within 15 units of the target (ours: the
-/// document's stop distance is lost; see `GroupParams::default`).
-const GROUP: GroupParams = GroupParams {
-    keep_distance: 10.0,
-    keep_weight: 1.0,
-    target_close_distance: 20.0,
-    target_weight: 1.25,
-    move_weight: 0.8,
-    stop_distance: 15.0,
-};
 
 /// The Unity tank group's `TankBehaviour`: moveSpeed 5.
 const MOVE_SPEED: f32 = 5.0;
@@ -42,17 +31,17 @@ const GROUP_COLOURS: [Color; 3] = [
 ];
 
 fn main() {
+    // The Unity tank group's `TankGroup`: keepDistance 10, keepWeight 1, targetCloseDistance 20,
+    // targetWeight 1.25, moveWeight 0.8; a member stops within 15 units of the target (ours: the
+    // document's stop distance is lost; see `GroupParams::default`).
+    let group = GroupParams::default();
     let config = FlockConfig {
         // Tanks don't flock: the group behaviour moves them. The radii size the neighbour
         // index for the group's keep distance.
-        weights: RuleWeights {
-            separation: 0.0,
-            alignment: 0.0,
-            cohesion: 0.0,
-        },
-        separation_radius: GROUP.keep_distance,
-        alignment_radius: GROUP.keep_distance,
-        cohesion_radius: GROUP.keep_distance,
+        weights: RuleWeights::NONE,
+        separation_radius: group.keep_distance,
+        alignment_radius: group.keep_distance,
+        cohesion_radius: group.keep_distance,
         max_speed: MOVE_SPEED,
         // A flat box over the ground: tanks bounce off its sides and never leave y = 0.
         bounds: Bounds {
@@ -69,34 +58,14 @@ fn main() {
             max_boids: 100,
             ..default()
         })
-        // A click sends the selected group rather than adding a boid.
-        .insert_resource(ClickToSpawn {
-            enabled: false,
-            ..default()
-        })
         .add_plugins(BoidsPlugin::default())
         .add_plugins(support3d::Scene3dPlugin(""))
+        .add_plugins(support::ClickToSend::<BoidGroup>::default())
         .add_systems(Startup, setup)
-        .add_systems(
-            Update,
-            (
-                select_group,
-                set_target,
-                draw_targets,
-                draw_mate_lines,
-                update_help,
-            ),
-        );
+        .add_systems(Update, (draw_targets, draw_mate_lines, update_help));
     let reset = SpawnBoids::new(24, Placement::RandomInBounds);
-    support3d::add_panel(&mut app, false, reset);
+    support::add_panel(&mut app, false, reset);
     app.run();
-}
-
-/// The group a click sends.
-#[derive(Resource)]
-struct Selected {
-    groups: Vec<Entity>,
-    current: usize,
 }
 
 /// A tank modelled pointing along -z, standing on y = 0: a hull, a turret on it and a gun.
@@ -157,7 +126,7 @@ fn setup(
         let group = commands
             .spawn(BoidGroup {
                 target,
-                params: GROUP,
+                params: GroupParams::default(),
             })
             .id();
         groups.push(group);
@@ -192,47 +161,25 @@ fn setup(
                 });
         }
     }
-    commands.insert_resource(Selected { groups, current: 0 });
-}
-
-fn select_group(
-    keys: Res<ButtonInput<KeyCode>>,
-    ui: Res<UiWantsInput>,
-    mut selected: ResMut<Selected>,
-) {
-    if keys.just_pressed(KeyCode::Tab) && !ui.keyboard {
-        selected.current = (selected.current + 1) % selected.groups.len();
-    }
+    commands.insert_resource(Selection::new(groups));
 }
 
 /// A click on the ground (the plugin's cursor position meets the plane y = 0) sends the
 /// selected group there.
-fn set_target(
-    buttons: Res<ButtonInput<MouseButton>>,
-    cursor: Res<CursorWorldPosition>,
-    ui: Res<UiWantsInput>,
-    selected: Res<Selected>,
-    mut groups: Query<&mut BoidGroup>,
-) {
-    if buttons.just_pressed(MouseButton::Left)
-        && !ui.pointer
-        && let Some(point) = cursor.0
-        && point.x.abs() <= GROUND_HALF
-        && point.z.abs() <= GROUND_HALF
-        && let Ok(mut group) = groups.get_mut(selected.groups[selected.current])
-    {
-        group.target = point;
+impl support::Destination for BoidGroup {
+    fn send_to(&mut self, point: Vec3) {
+        if point.x.abs() <= GROUND_HALF && point.z.abs() <= GROUND_HALF {
+            self.target = point;
+        }
     }
 }
 
 /// Each group's target on the ground: a cross and its stop circle, brighter when selected.
-fn draw_targets(selected: Res<Selected>, groups: Query<&BoidGroup>, mut gizmos: Gizmos) {
-    for (i, (&entity, colour)) in selected.groups.iter().zip(GROUP_COLOURS).enumerate() {
-        let Ok(group) = groups.get(entity) else {
-            continue;
-        };
-        let alpha = if i == selected.current { 1.0 } else { 0.4 };
-        let colour = colour.with_alpha(alpha);
+fn draw_targets(selection: Res<Selection>, groups: Query<&BoidGroup>, mut gizmos: Gizmos) {
+    let alphas = (1.0, 0.4);
+    for (group, colour) in
+        support::tanks::groups_in_colour(&selection, &groups, GROUP_COLOURS, alphas)
+    {
         let at = group.target + Vec3::Y * 0.05;
         gizmos.line(at - Vec3::X * 3.0, at + Vec3::X * 3.0, colour);
         gizmos.line(at - Vec3::Z * 3.0, at + Vec3::Z * 3.0, colour);
@@ -245,8 +192,7 @@ fn draw_targets(selected: Res<Selected>, groups: Query<&BoidGroup>, mut gizmos: 
     }
 }
 
-/// Yellow lines from each tank to the mates within its keep distance, found through the
-/// plugin's neighbour index as the group behaviour finds them (the document's `Debug.DrawLine`).
+/// Yellow lines from each tank to the mates within its keep distance.
 fn draw_mate_lines(
     buffers: Res<FlockBuffers>,
     members: Query<&GroupMember>,
@@ -255,36 +201,20 @@ fn draw_mate_lines(
 ) {
     let yellow = Color::srgb(1.0, 0.9, 0.1);
     let lift = Vec3::Y * 1.2;
-    for (boid, &entity) in buffers.entities().iter().enumerate() {
-        let Ok(member) = members.get(entity) else {
-            continue;
-        };
-        let at = buffers.positions()[boid];
-        buffers
-            .index()
-            .candidates(at, GROUP.keep_distance, &mut candidates);
-        for &other in candidates.iter() {
-            let other = other as usize;
-            let mate_at = buffers.positions()[other];
-            let is_mate = other > boid
-                && at.distance(mate_at) < GROUP.keep_distance
-                && members
-                    .get(buffers.entities()[other])
-                    .is_ok_and(|mate| mate.group == member.group);
-            if is_mate {
-                gizmos.line(at + lift, mate_at + lift, yellow);
-            }
-        }
-    }
+    support::tanks::for_each_mate_pair(
+        &buffers,
+        &members,
+        GroupParams::default().keep_distance,
+        &mut candidates,
+        |at, mate_at| gizmos.line(at + lift, mate_at + lift, yellow),
+    );
 }
 
-fn update_help(selected: Res<Selected>, mut help: ResMut<support::HelpLine>) {
+fn update_help(selection: Res<Selection>, mut help: ResMut<support::HelpLine>) {
     let text = format!(
         "click the ground: send group {} there   Tab: next group   right-drag: orbit   \
          scroll: zoom",
-        selected.current + 1
+        selection.current + 1
     );
-    if help.0 != text {
-        help.0 = text;
-    }
+    help.set_if_neq(support::HelpLine(text));
 }

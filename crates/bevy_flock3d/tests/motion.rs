@@ -1,15 +1,17 @@
-//! A 3D flock in a headless `App`: boids move on every axis and face their velocity (also
-//! straight up and down), wrap and bounce hold on every axis, and bad values (a velocity that
-//! is not finite, boids far outside) cost nothing but their own boid's flight.
+//! What only a 3D flock does, in a headless `App`: boids move on every axis and face their
+//! velocity (also straight up and down), bank into turns, wander off any plane, wrap and bounce
+//! on every axis and spawn through the whole box. The cases both dimensions share are
+//! bevy_flock's `tests/*.rs`, which this crate runs too (`[[test]] path` in its manifest).
 
 // The shared test helpers say `bevy_flock`; here that is the 3D crate.
 extern crate bevy_flock3d as bevy_flock;
 
+#[path = "../../../tests/common/mod.rs"]
 mod common;
 
 use bevy::prelude::*;
+use bevy_flock3d::ActiveFlockSettings;
 use bevy_flock3d::prelude::*;
-use bevy_flock3d::{ActiveFlockSettings, FlockBuffers};
 use common::*;
 
 /// Where a rotation points its nose (Bevy's forward, -z) and its top (+y).
@@ -49,22 +51,16 @@ fn a_flock_flies_on_every_axis_and_each_boid_faces_its_velocity() {
 /// of its every step.
 fn pitch_towards(target: Vec3) -> Vec<(Vec3, Vec3, Vec3)> {
     let mut app = app_with(no_flocking());
-    let boid = app
-        .world_mut()
-        .spawn((
-            Boid,
-            MotionLimits {
-                max_speed: 100.0,
-                max_force: 100.0,
-                mass: 1.0,
-            },
-            Velocity(Vec3::X * 100.0),
-            Seek {
-                target: Target::Point(target),
-                weight: 1.0,
-            },
-        ))
-        .id();
+    let limits = MotionLimits {
+        max_speed: 100.0,
+        max_force: 100.0,
+        mass: 1.0,
+    };
+    let seek = Seek {
+        target: Target::Point(target),
+        weight: 1.0,
+    };
+    let boid = spawn_boid(&mut app, (limits, Velocity(Vec3::X * 100.0), seek));
     (0..240)
         .map(|_| {
             step(&mut app, 1);
@@ -136,6 +132,26 @@ fn banking_rolls_a_turning_flyer_by_its_sideways_acceleration_and_is_off_without
     assert!(bank <= Banking::default().max_angle);
 }
 
+#[test]
+fn wander_leaves_the_plane_and_keeps_its_point_on_the_sphere() {
+    let mut app = app_with(no_flocking());
+    let wanderer = spawn_boid(
+        &mut app,
+        (VEHICLE, Velocity(Vec3::X * 100.0), Wander::default()),
+    );
+    let mut left_the_plane = false;
+    let mut turned_up_or_down = false;
+    for _ in 0..240 {
+        step(&mut app, 1);
+        let at = position(&app, wanderer);
+        left_the_plane |= at.z.abs() > 20.0;
+        turned_up_or_down |= velocity(&app, wanderer).normalize().y.abs() > 0.3;
+        let point = app.world().get::<Wander>(wanderer).unwrap().angle;
+        assert!((point.length() - 1.0).abs() < 1e-4, "wander point {point}");
+    }
+    assert!(left_the_plane && turned_up_or_down);
+}
+
 /// A boid just inside the bounds on `axis`, flying out through the high face.
 fn boid_leaving(app: &mut App, axis: usize) -> Entity {
     let bounds = app
@@ -194,56 +210,6 @@ fn wrap_and_bounce_hold_on_every_axis() {
             step(&mut app, 1);
             assert_sound(&mut app);
         }
-    }
-}
-
-#[test]
-fn a_velocity_with_a_nan_or_infinite_component_poisons_no_one() {
-    let mut app = create_app(FlockSettings::default(), 5);
-    spawn(&mut app, 200, Placement::RandomInBounds);
-    for broken in [
-        Vec3::new(f32::NAN, 0.0, 0.0),
-        Vec3::new(0.0, f32::INFINITY, 0.0),
-        Vec3::new(10.0, 0.0, f32::NEG_INFINITY),
-    ] {
-        app.world_mut()
-            .spawn((Boid, Transform::from_xyz(0.0, 0.0, 5.0), Velocity(broken)));
-    }
-    step(&mut app, 30);
-    assert_eq!(boid_count(&mut app), 203);
-    assert_sound(&mut app);
-    let buffers = app.world().resource::<FlockBuffers>();
-    assert!(buffers.forces().iter().all(|force| force.is_finite()));
-    for (_, transform) in app
-        .world_mut()
-        .query_filtered::<(Entity, &Transform), With<Boid>>()
-        .iter(app.world())
-    {
-        assert!(transform.rotation.is_finite() && transform.rotation.is_normalized());
-    }
-}
-
-#[test]
-fn boids_placed_far_outside_come_back_in_every_edge_mode() {
-    for edges in [EdgeMode::Wrap, EdgeMode::Bounce, EdgeMode::Free] {
-        let mut settings = FlockSettings::default();
-        settings.config.edges = edges;
-        settings.config.wrap_neighbours = true;
-        let mut app = create_app(settings, 25);
-        spawn(&mut app, 100, Placement::RandomInBounds);
-        let places = [
-            Vec3::new(3e38, -3e38, 3e38),
-            Vec3::new(0.0, 0.0, 1e9 * 7.5),
-            Vec3::new(0.0, 0.0, f32::INFINITY),
-            Vec3::new(0.0, 0.0, f32::NAN),
-        ];
-        for place in places {
-            app.world_mut()
-                .spawn((Boid, Transform::from_translation(place)));
-        }
-        step(&mut app, 3);
-        assert_eq!(boid_count(&mut app), 104, "{edges:?}");
-        assert_sound(&mut app);
     }
 }
 

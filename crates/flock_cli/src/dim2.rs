@@ -9,18 +9,4 @@ pub use flock_core as kernel;
 /// The other dimension, for naming its files when they are given to this one.
 pub use crate::dim3 as other;
 
-#[path = "dim/app_bench.rs"]
-#[allow(clippy::duplicate_mod)] // compiled once per dimension, on purpose
-pub mod app_bench;
-#[path = "dim/boids.rs"]
-#[allow(clippy::duplicate_mod)] // compiled once per dimension, on purpose
-pub mod boids;
-#[path = "dim/kernel_bench.rs"]
-#[allow(clippy::duplicate_mod)] // compiled once per dimension, on purpose
-pub mod kernel_bench;
-#[path = "dim/settings.rs"]
-#[allow(clippy::duplicate_mod)] // compiled once per dimension, on purpose
-pub mod settings;
-#[path = "dim/simulate.rs"]
-#[allow(clippy::duplicate_mod)] // compiled once per dimension, on purpose
-pub mod simulate;
+dimension_modules!();

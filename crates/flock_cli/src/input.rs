@@ -11,6 +11,18 @@ mod tests {
     use bevy::math::Vec2;
     use bevy_flock::FlockSettings;
 
+    /// Checks that `parse` refuses every text with an error that contains its needle.
+    fn assert_refused<T: std::fmt::Debug, Text: AsRef<str>>(
+        parse: impl Fn(&str) -> Result<T, String>,
+        cases: impl IntoIterator<Item = (Text, &'static str)>,
+    ) {
+        for (text, needle) in cases {
+            let text = text.as_ref();
+            let error = parse(text).unwrap_err();
+            assert!(error.contains(needle), "{text:?}: {error}");
+        }
+    }
+
     #[test]
     fn reads_boids_and_skips_blank_lines() {
         let (positions, velocities) =
@@ -39,7 +51,7 @@ mod tests {
     fn hostile_boids_files_are_refused_or_read_as_they_are() {
         // Not finite, beyond f32 (parsed as infinity), empty fields, stray separators: errors
         // naming the line and field.
-        for (text, needle) in [
+        let cases = [
             ("x,y,vx,vy\ninf,0,0,0\n", "line 2: field `x`"),
             ("x,y,vx,vy\n0,-inf,0,0\n", "line 2: field `y`"),
             ("x,y,vx,vy\n0,0,1e39,0\n", "line 2: field `vx`"),
@@ -48,10 +60,8 @@ mod tests {
             ("x,y,vx,vy\n\n\n0;0;0;0\n", "line 4: 1 fields"),
             ("\u{feff}x,y,vx,vy\n", "line 1: the header"),
             ("y,x,vx,vy\n", "line 1: the header"),
-        ] {
-            let error = parse_boids(text).unwrap_err();
-            assert!(error.contains(needle), "{text:?}: {error}");
-        }
+        ];
+        assert_refused(parse_boids, cases);
         // Just the header: no boids, which is a valid (empty) flock. Huge but finite values and
         // subnormals are valid positions and velocities: the kernel copes with them.
         assert_eq!(parse_boids("x,y,vx,vy\n").unwrap().0.len(), 0);
@@ -70,7 +80,7 @@ mod tests {
             let end = start + text[start..].find([',', ')']).unwrap();
             format!("{}{field}:{value}{}", &text[..start], &text[end..])
         };
-        for (text, needle) in [
+        let cases = [
             (with("max_speed", "NaN"), "max_speed"),
             (with("max_speed", "inf"), "max_speed"),
             (with("max_force", "1e39"), "max_force"),
@@ -86,10 +96,8 @@ mod tests {
             (with("separation", "-1e7"), "weights.separation"),
             ("".to_string(), "1:"),
             ("(config: ())".to_string(), "1:"),
-        ] {
-            let error = parse_settings(&text).unwrap_err();
-            assert!(error.contains(needle), "{text}: {error}");
-        }
+        ];
+        assert_refused(parse_settings, cases);
         // Contradictory bounds: min above max on either axis.
         let mut settings = FlockSettings::default();
         settings.config.bounds.min.x = settings.config.bounds.max.x + 1.0;
@@ -131,7 +139,7 @@ mod tests {
             velocities,
             [Vec3::new(4.0, 5.0, 6.0), Vec3::new(0.0, 0.0, 100.0)]
         );
-        for (text, needle) in [
+        let cases = [
             (
                 "x,y,z,vx,vy,vz\n1,2,3,4,5\n",
                 "line 2: 5 fields; expected 6",
@@ -141,10 +149,8 @@ mod tests {
             ("x,y,z,vx,vy,vz\n1,2,3,4,5,inf\n", "line 2: field `vz`"),
             ("x,y,vx,vy\n1,2,3,4\n", "is for 2D boids"),
             ("x,y,z\n", "line 1: the header is `x,y,z`"),
-        ] {
-            let error = parse_boids3(text).unwrap_err();
-            assert!(error.contains(needle), "{text:?}: {error}");
-        }
+        ];
+        assert_refused(parse_boids3, cases);
         // Settings: 3D ones read and validated (a bound on z named), 2D ones named as such.
         let settings = crate::dim3::Settings::default();
         let text = ron::to_string(&settings).unwrap();

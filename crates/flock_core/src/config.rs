@@ -77,6 +77,14 @@ pub struct RuleWeights {
 }
 
 impl RuleWeights {
+    /// Every rule off: for boids that behaviours alone move. Turn one rule back on with
+    /// `RuleWeights { separation: 1.0, ..RuleWeights::NONE }`.
+    pub const NONE: Self = Self {
+        separation: 0.0,
+        alignment: 0.0,
+        cohesion: 0.0,
+    };
+
     /// Refused: a weight that is not finite or beyond [`FlockConfig::MAX_WEIGHT`] either way.
     /// [`FlockConfig::validate`] checks the flock's weights with this; the plugin checks a
     /// boid's own weights with it too.

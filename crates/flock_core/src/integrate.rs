@@ -98,13 +98,18 @@ mod tests {
         assert!((position - velocity * 0.5).length() < 1e-6);
     }
 
-    #[test]
-    fn clamp_keeps_speed_between_min_and_max() {
-        let config = FlockConfig {
+    /// Speeds clamped between 1 and 3.
+    fn clamped() -> FlockConfig {
+        FlockConfig {
             speed_mode: SpeedMode::Clamp { min_speed: 1.0 },
             max_speed: 3.0,
             ..FlockConfig::default()
-        };
+        }
+    }
+
+    #[test]
+    fn clamp_keeps_speed_between_min_and_max() {
+        let config = clamped();
         assert!((limit_speed(planar(10.0, 0.0), &config).length() - 3.0).abs() < 1e-6);
         assert!((limit_speed(planar(0.0, 0.1), &config).length() - 1.0).abs() < 1e-6);
         assert_eq!(limit_speed(planar(2.0, 0.0), &config), planar(2.0, 0.0));
@@ -113,11 +118,7 @@ mod tests {
 
     #[test]
     fn speeds_beyond_f32_squares_keep_their_direction() {
-        let clamp = FlockConfig {
-            speed_mode: SpeedMode::Clamp { min_speed: 1.0 },
-            max_speed: 3.0,
-            ..FlockConfig::default()
-        };
+        let clamp = clamped();
         let constant = FlockConfig {
             speed_mode: SpeedMode::Constant,
             ..clamp

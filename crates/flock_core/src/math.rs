@@ -54,19 +54,13 @@ pub fn world_size(width: f32, height: f32) -> Vector {
 /// `v` in f64.
 #[inline]
 pub(crate) fn widen(v: Vector) -> DVector {
-    #[cfg(not(flock_3d))]
-    return v.as_dvec2();
-    #[cfg(flock_3d)]
-    return v.as_dvec3();
+    DVector::from_array(v.to_array().map(f64::from))
 }
 
-/// `v` back in f32.
+/// `v` back in f32, each axis rounded to the nearest.
 #[inline]
 pub(crate) fn narrow(v: DVector) -> Vector {
-    #[cfg(not(flock_3d))]
-    return v.as_vec2();
-    #[cfg(flock_3d)]
-    return v.as_vec3();
+    Vector::from_array(v.to_array().map(|axis| axis as f32))
 }
 
 /// A direction uniformly distributed over the circle (2D) or the sphere (3D), from `rng`.

@@ -28,14 +28,7 @@ pub trait Executor {
         B: Send,
         F: Fn(usize, &mut [A], &mut [B]) + Sync,
     {
-        assert_eq!(a.len(), b.len(), "the slices must match");
-        let chunk_len = chunk_len.max(1);
-        let mut pairs: Vec<(usize, &mut [A], &mut [B])> = a
-            .chunks_mut(chunk_len)
-            .zip(b.chunks_mut(chunk_len))
-            .enumerate()
-            .map(|(i, (a, b))| (i * chunk_len, a, b))
-            .collect();
+        let mut pairs: Vec<_> = chunk_pairs(a, b, chunk_len).collect();
         self.for_each_chunk(&mut pairs, 1, |_, pair| {
             for (start, a, b) in pair {
                 task(*start, a, b);
@@ -72,16 +65,28 @@ impl Executor for Serial {
         B: Send,
         F: Fn(usize, &mut [A], &mut [B]) + Sync,
     {
-        assert_eq!(a.len(), b.len(), "the slices must match");
-        let chunk_len = chunk_len.max(1);
-        for (i, (a, b)) in a
-            .chunks_mut(chunk_len)
-            .zip(b.chunks_mut(chunk_len))
-            .enumerate()
-        {
-            task(i * chunk_len, a, b);
+        for (start, a, b) in chunk_pairs(a, b, chunk_len) {
+            task(start, a, b);
         }
     }
+}
+
+/// The matching chunks of two equally long slices, each with its start index; a chunk length of
+/// zero means one, as in [`Serial::for_each_chunk`].
+///
+/// # Panics
+/// If the slices differ in length.
+fn chunk_pairs<'a, A, B>(
+    a: &'a mut [A],
+    b: &'a mut [B],
+    chunk_len: usize,
+) -> impl Iterator<Item = (usize, &'a mut [A], &'a mut [B])> {
+    assert_eq!(a.len(), b.len(), "the slices must match");
+    let chunk_len = chunk_len.max(1);
+    a.chunks_mut(chunk_len)
+        .zip(b.chunks_mut(chunk_len))
+        .enumerate()
+        .map(move |(i, (a, b))| (i * chunk_len, a, b))
 }
 
 /// Scoped standard-library threads, started for each call: for tests and tools without a task

@@ -144,11 +144,7 @@ impl FlockConfig {
             separation_radius: keep_distance,
             alignment_radius: keep_distance,
             cohesion_radius: keep_distance,
-            weights: RuleWeights {
-                separation: 0.0,
-                alignment: 0.0,
-                cohesion: 0.0,
-            },
+            weights: RuleWeights::NONE,
             edges: EdgeMode::Free,
             ..Self::processing()
         }
@@ -190,9 +186,11 @@ impl FlockConfig {
         }
     }
 
-    /// The cocos2d-x crowd demo's one-rule nodes: only the one rule's weight, its radius, and the
-    /// node's speed.
-    fn one_rule(weights: RuleWeights, radius: f32, max_speed: f32) -> Self {
+    /// The cocos2d-x crowd demo's one-rule nodes: every weight zero but the one `turn_on` sets
+    /// to 1, that rule's radius for all three, and the node's speed.
+    fn one_rule(turn_on: impl FnOnce(&mut RuleWeights), radius: f32, max_speed: f32) -> Self {
+        let mut weights = RuleWeights::NONE;
+        turn_on(&mut weights);
         Self {
             separation_radius: radius,
             alignment_radius: radius,
@@ -205,32 +203,17 @@ impl FlockConfig {
 
     /// The cocos2d-x crowd demo's cohesion node: cohesion alone, radius 100, max speed 50 px/s.
     pub fn crowd_cohesion_only() -> Self {
-        let weights = RuleWeights {
-            separation: 0.0,
-            alignment: 0.0,
-            cohesion: 1.0,
-        };
-        Self::one_rule(weights, 100.0, 50.0)
+        Self::one_rule(|weights| weights.cohesion = 1.0, 100.0, 50.0)
     }
 
     /// The cocos2d-x crowd demo's separation node: separation alone, radius 30, max speed 50 px/s.
     pub fn crowd_separation_only() -> Self {
-        let weights = RuleWeights {
-            separation: 1.0,
-            alignment: 0.0,
-            cohesion: 0.0,
-        };
-        Self::one_rule(weights, 30.0, 50.0)
+        Self::one_rule(|weights| weights.separation = 1.0, 30.0, 50.0)
     }
 
     /// The cocos2d-x crowd demo's alignment node: alignment alone, radius 150, max speed 150 px/s.
     pub fn crowd_alignment_only() -> Self {
-        let weights = RuleWeights {
-            separation: 0.0,
-            alignment: 1.0,
-            cohesion: 0.0,
-        };
-        Self::one_rule(weights, 150.0, 150.0)
+        Self::one_rule(|weights| weights.alignment = 1.0, 150.0, 150.0)
     }
 }
 

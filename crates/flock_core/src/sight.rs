@@ -94,15 +94,16 @@ mod tests {
         assert!(in_sight(&resting, planar(-3.0, 0.0), 10.0));
     }
 
+    const PARAMS: SightParams = SightParams {
+        in_sight: 10.0,
+        too_close: 3.0,
+    };
+
     #[test]
     fn nobody_in_sight_gives_no_force() {
         let v = vehicle(Vector::ZERO, planar(1.0, 0.0));
-        let params = SightParams {
-            in_sight: 10.0,
-            too_close: 3.0,
-        };
         let behind = [(planar(-2.0, 0.0), planar(0.0, 1.0))];
-        assert_eq!(sight_flock(&v, behind, &params), Vector::ZERO);
+        assert_eq!(sight_flock(&v, behind, &PARAMS), Vector::ZERO);
     }
 
     #[test]
@@ -110,14 +111,10 @@ mod tests {
         // One other, far enough not to flee, at the vehicle's heading: seek it at full speed
         // (2, 0) - (1, 0), and steer by ((1, 0) + (0, 3)) / 1 - (1, 0) = (0, 3).
         let v = vehicle(Vector::ZERO, planar(1.0, 0.0));
-        let params = SightParams {
-            in_sight: 10.0,
-            too_close: 3.0,
-        };
-        let force = sight_flock(&v, [(planar(5.0, 0.0), planar(0.0, 3.0))], &params);
+        let force = sight_flock(&v, [(planar(5.0, 0.0), planar(0.0, 3.0))], &PARAMS);
         assert_eq!(force, planar(1.0, 3.0));
         // Closer than too_close: flee adds (-2, 0) - (1, 0).
-        let force = sight_flock(&v, [(planar(2.0, 0.0), planar(0.0, 3.0))], &params);
+        let force = sight_flock(&v, [(planar(2.0, 0.0), planar(0.0, 3.0))], &PARAMS);
         assert_eq!(force, planar(-2.0, 3.0));
     }
 }

@@ -1,171 +1,120 @@
-//! The KD-tree gives the same neighbour sets and forces as brute force, the reference.
+//! The KD-tree and the grid (on every lane width this processor has) give brute force's
+//! neighbour sets and forces: uniform, clustered, across the seams of a periodic world, with a
+//! field of view, a radius wider than the world, free edges far from the bounds, and the
+//! awkward states where the lanes' partial batches and seams show. `flock_core3d` runs the
+//! same cases in 3D (`[[test]] path` in its manifest), in a box whose seams are faces.
 
-use flock_core::index::Lanes;
-use flock_core::{
-    AnyIndex, Bounds, EdgeMode, FlockConfig, IndexKind, NeighbourIndex, ScopedThreads, Serial,
-    StepConstants, Vector,
+#[cfg(not(flock_3d))]
+extern crate flock_core as kernel;
+#[cfg(flock_3d)]
+extern crate flock_core3d as kernel;
+
+mod common;
+
+use common::*;
+use kernel::index::Lanes;
+use kernel::{
+    AnyIndex, Bounds, DIMENSIONS, EdgeMode, FlockConfig, IndexKind, NeighbourIndex, ScopedThreads,
+    Serial, StepConstants, Vector,
 };
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
-use flock_core as kernel;
-#[path = "common/forces.rs"]
-mod forces;
-use forces::*;
+/// Uniform states agree within 1e-5 of the force scale.
+const UNIFORM: f32 = 1e-5;
+/// In a dense cluster (hundreds of neighbours each) the rule sums nearly cancel, so the force's
+/// direction is ill-conditioned: f32 sums in another order (the grid's lanes against the
+/// reference's f64 sums) differ by slightly more than 1e-5 of the force scale there.
+const DENSE: f32 = 3e-5;
 
-/// `count` boids uniformly in `area`, with random velocities up to `max_speed`.
-fn random_state(count: usize, area: Bounds, max_speed: f32, seed: u64) -> State {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let positions = (0..count)
-        .map(|_| {
-            Vector::new(
-                rng.random_range(area.min.x..=area.max.x),
-                rng.random_range(area.min.y..=area.max.y),
-            )
-        })
-        .collect();
-    let velocities = (0..count)
-        .map(|_| Vector::from_angle(rng.random_range(0.0..6.3)) * rng.random_range(0.0..max_speed))
-        .collect();
-    State {
-        positions,
-        velocities,
+#[test]
+fn uniform_states_with_and_without_seams() {
+    for (seed, (name, edges, wrap_neighbours)) in [
+        ("uniform, plain distance", EdgeMode::Bounce, false),
+        ("uniform, across the seams", EdgeMode::Wrap, true),
+        ("uniform, wrap with plain distance", EdgeMode::Wrap, false),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let config = FlockConfig {
+            wrap_neighbours,
+            ..in_world(edges)
+        };
+        let state = random_state(2_000, config.bounds, config.max_speed, seed as u64);
+        assert_same_forces(&config, &state, name, UNIFORM);
     }
 }
 
-struct Case {
-    name: &'static str,
-    count: usize,
-    area: Bounds,
-    edges: EdgeMode,
-    wrap_neighbours: bool,
-    view_angle_degrees: f32,
-    relative_tolerance: f32,
-}
-
 #[test]
-fn grid_and_kd_tree_match_brute_force_on_random_states() {
-    let base = FlockConfig::default();
-    let world = base.bounds;
+fn a_cluster_in_a_corner_reaches_across_every_seam() {
+    // Half the flock in the corner a tenth of the world wide where the seams meet, half in the
+    // opposite corner: neighbours lie across each seam.
+    let config = in_world(EdgeMode::Wrap);
+    let world = config.bounds;
     let corner = Bounds {
         min: world.min,
         max: world.min + world.size() * 0.1,
     };
-    // In a dense cluster (hundreds of neighbours each) the rule sums nearly cancel, so the
-    // force's direction is ill-conditioned: f32 sums in another order (the grid's lanes against
-    // the reference's f64 sums) differ by slightly more than 1e-5 of the force scale there.
-    // Uniform states agree within 1e-5.
-    const UNIFORM: f32 = 1e-5;
-    const DENSE: f32 = 3e-5;
-    let case =
-        |name, count, area, edges, wrap_neighbours, view_angle_degrees, relative_tolerance| Case {
-            name,
-            count,
-            area,
-            edges,
-            wrap_neighbours,
-            view_angle_degrees,
-            relative_tolerance,
-        };
-    let cases = [
-        case(
-            "uniform, plain distance",
-            2_000,
-            world,
-            EdgeMode::Bounce,
-            false,
-            360.0,
-            UNIFORM,
-        ),
-        case(
-            "uniform, across the seams",
-            2_000,
-            world,
-            EdgeMode::Wrap,
-            true,
-            360.0,
-            UNIFORM,
-        ),
-        case(
-            "clustered in a corner, across the seams",
-            800,
-            corner,
-            EdgeMode::Wrap,
-            true,
-            360.0,
-            DENSE,
-        ),
-        case(
-            "clustered in a corner, plain",
-            800,
-            corner,
-            EdgeMode::Wrap,
-            false,
-            360.0,
-            DENSE,
-        ),
-        case(
-            "field of view 180",
-            2_000,
-            world,
-            EdgeMode::Wrap,
-            true,
-            180.0,
-            UNIFORM,
-        ),
-        case(
-            "field of view 270, bounce",
-            2_000,
-            world,
-            EdgeMode::Bounce,
-            true,
-            270.0,
-            UNIFORM,
-        ),
-    ];
-    for (seed, case) in cases.into_iter().enumerate() {
-        let config = FlockConfig {
-            edges: case.edges,
-            wrap_neighbours: case.wrap_neighbours,
-            view_angle_degrees: case.view_angle_degrees,
-            ..base
-        };
-        let state = random_state(case.count, case.area, config.max_speed, seed as u64);
-        assert_same_forces(&config, &state, case.name, case.relative_tolerance);
+    let mut state = random_state(800, corner, config.max_speed, 7);
+    for position in state.positions.iter_mut().skip(400) {
+        *position += world.size() * 0.9;
+    }
+    assert_same_forces(&config, &state, "clustered at the seams' corner", DENSE);
+    let plain = FlockConfig {
+        wrap_neighbours: false,
+        ..config
+    };
+    assert_same_forces(&plain, &state, "clustered, plain distance", DENSE);
+}
+
+#[test]
+fn a_field_of_view_is_the_same_for_every_index() {
+    for (seed, view) in [(20, 90.0), (21, 180.0), (22, 270.0)] {
+        for edges in [EdgeMode::Wrap, EdgeMode::Bounce] {
+            let config = FlockConfig {
+                view_angle_degrees: view,
+                ..in_world(edges)
+            };
+            let state = random_state(2_000, config.bounds, config.max_speed, seed);
+            assert_same_forces(&config, &state, &format!("view {view}, {edges:?}"), UNIFORM);
+        }
     }
 }
 
 #[test]
 fn indexes_match_brute_force_when_the_radius_spans_the_world() {
     let config = FlockConfig {
-        bounds: Bounds::centered(Vector::new(60.0, 40.0)),
+        bounds: Bounds::centered(xyz(60.0, 40.0, 50.0)),
         alignment_radius: 45.0,
         cohesion_radius: 70.0,
         ..FlockConfig::default()
     };
     let state = random_state(300, config.bounds, config.max_speed, 99);
-    assert_same_forces(&config, &state, "radius wider than the world", 1e-5);
+    assert_same_forces(&config, &state, "radius wider than the world", UNIFORM);
 }
 
 #[test]
-fn kd_tree_candidates_are_a_superset_of_the_true_neighbours() {
-    let config = FlockConfig::default();
+fn kd_tree_and_grid_candidates_hold_every_true_neighbour() {
+    let config = in_world(EdgeMode::Wrap);
     let state = random_state(1_000, config.bounds, config.max_speed, 5);
-    let (index, constants) = built_index(IndexKind::KdTree, &config, &state);
-    let mut candidates = Vec::new();
-    for (me, position) in state.positions.iter().enumerate() {
-        index.candidates(*position, constants.query_radius, &mut candidates);
-        assert!(
-            candidates.windows(2).all(|w| w[0] < w[1]),
-            "sorted, no repeats"
-        );
-        for (other, other_position) in state.positions.iter().enumerate() {
-            let distance = constants.space.delta(*position, *other_position).length();
-            if distance < constants.query_radius {
-                assert!(
-                    candidates.contains(&(other as u32)),
-                    "boid {me} misses {other}"
-                );
+    for kind in [IndexKind::KdTree, IndexKind::Grid] {
+        let (index, constants) = built_index(kind, &config, &state);
+        let mut candidates = Vec::new();
+        for (me, position) in state.positions.iter().enumerate() {
+            index.candidates(*position, constants.query_radius, &mut candidates);
+            assert!(
+                candidates.windows(2).all(|w| w[0] < w[1]),
+                "sorted, no repeats"
+            );
+            for (other, other_position) in state.positions.iter().enumerate() {
+                let distance = constants.space.delta(*position, *other_position).length();
+                if distance < constants.query_radius {
+                    assert!(
+                        candidates.contains(&(other as u32)),
+                        "{kind:?}: boid {me} misses {other}"
+                    );
+                }
             }
         }
     }
@@ -186,32 +135,29 @@ fn an_empty_flock_has_no_candidates() {
 #[test]
 fn free_edges_with_boids_far_outside_the_bounds() {
     // With free edges the grid covers where the boids are, not the bounds.
-    let config = FlockConfig {
-        edges: EdgeMode::Free,
-        ..FlockConfig::default()
-    };
+    let config = in_world(EdgeMode::Free);
     let far = Bounds {
-        min: Vector::new(5_000.0, -3_000.0),
-        max: Vector::new(5_600.0, -2_700.0),
+        min: xyz(5_000.0, -3_000.0, 9_000.0),
+        max: xyz(5_600.0, -2_700.0, 9_250.0),
     };
     let state = random_state(1_500, far, config.max_speed, 11);
-    assert_same_forces(&config, &state, "free edges, far away", 1e-5);
+    assert_same_forces(&config, &state, "free edges, far away", UNIFORM);
 }
 
 #[test]
 fn the_thread_count_does_not_change_a_single_bit() {
-    let config = FlockConfig::default();
+    let config = in_world(EdgeMode::Wrap);
     let state = random_state(5_000, config.bounds, config.max_speed, 21);
+    let bits = |forces: &[Vector]| -> Vec<[u32; DIMENSIONS]> {
+        forces
+            .iter()
+            .map(|f| f.to_array().map(f32::to_bits))
+            .collect()
+    };
     for kind in [IndexKind::Grid, IndexKind::KdTree] {
         let (serial, _) = weighted_forces(kind, &config, &state, &Serial);
         for threads in [2, 3, 7] {
             let (parallel, _) = weighted_forces(kind, &config, &state, &ScopedThreads(threads));
-            let bits = |forces: &[Vector]| -> Vec<[u32; 2]> {
-                forces
-                    .iter()
-                    .map(|f| [f.x.to_bits(), f.y.to_bits()])
-                    .collect()
-            };
             assert_eq!(
                 bits(&serial),
                 bits(&parallel),
@@ -223,13 +169,13 @@ fn the_thread_count_does_not_change_a_single_bit() {
 
 /// The states the lane widths are checked on, where their partial batches and seams show:
 /// (name, settings, state).
-fn lane_cases() -> Vec<(&'static str, FlockConfig, State)> {
+fn lane_cases() -> Vec<(String, FlockConfig, State)> {
     let base = FlockConfig {
         view_angle_degrees: 270.0,
-        ..FlockConfig::default()
+        ..in_world(EdgeMode::Wrap)
     };
     let mut cases = vec![(
-        "3000 uniform",
+        "3000 uniform".to_string(),
         base,
         random_state(3_000, base.bounds, base.max_speed, 31),
     )];
@@ -241,7 +187,7 @@ fn lane_cases() -> Vec<(&'static str, FlockConfig, State)> {
         ..base
     };
     cases.push((
-        "three different radii",
+        "three different radii".to_string(),
         apart,
         random_state(3_000, apart.bounds, apart.max_speed, 35),
     ));
@@ -250,7 +196,7 @@ fn lane_cases() -> Vec<(&'static str, FlockConfig, State)> {
     for count in [1, 2, 3, 5, 7, 9, 15] {
         let area = Bounds::centered(Vector::splat(60.0));
         cases.push((
-            "fewer than 16 boids",
+            format!("{count} boids"),
             base,
             random_state(count, area, base.max_speed, count as u64),
         ));
@@ -266,50 +212,45 @@ fn lane_cases() -> Vec<(&'static str, FlockConfig, State)> {
     let mut x = 0.0;
     for (i, position) in line.positions.iter_mut().enumerate() {
         x += 4.0 + (i * 37 % 11) as f32 * 0.7;
-        *position = Vector::new(x, 0.0);
+        *position = xyz(x, 0.0, 0.0);
     }
-    cases.push(("collinear", collinear, line));
-    // A wrapping world exactly 3 cells across: every row wraps on both sides.
+    cases.push(("collinear".to_string(), collinear, line));
+    // A periodic world exactly 3 cells along every axis: every row wraps on both sides.
     let three = FlockConfig {
-        bounds: Bounds::centered(Vector::new(310.0, 330.0)),
+        bounds: Bounds::centered(xyz(310.0, 330.0, 320.0)),
         separation_radius: 30.0,
         alignment_radius: 100.0,
         cohesion_radius: 100.0,
-        edges: EdgeMode::Wrap,
-        wrap_neighbours: true,
         ..base
     };
-    for count in [12, 40] {
+    for count in [12, 40, 60] {
         cases.push((
-            "periodic, 3 columns",
+            format!("periodic, 3 cells an axis, {count} boids"),
             three,
             random_state(count, three.bounds, three.max_speed, 33 + count as u64),
         ));
     }
     // Non-finite slots among ordinary boids, small and large flocks, plain and periodic.
     for (count, edges) in [(10, EdgeMode::Bounce), (300, EdgeMode::Wrap)] {
-        let config = FlockConfig {
-            edges,
-            wrap_neighbours: true,
-            ..base
-        };
-        let area = Bounds::centered(Vector::splat(if count < 16 { 40.0 } else { 300.0 }));
+        let config = FlockConfig { edges, ..base };
+        let area = Bounds::centered(Vector::splat(if count < 16 { 40.0 } else { 200.0 }));
         let mut state = random_state(count, area, config.max_speed, 34 + count as u64);
         poison(&mut state);
-        cases.push(("non-finite slots", config, state));
+        cases.push((format!("non-finite slots, {count} boids"), config, state));
     }
     cases
 }
 
-/// Gives the first boids of `state` every kind of non-finite position and velocity.
+/// Gives the first boids of `state` every kind of non-finite position and velocity; the first
+/// four positions are not finite.
 fn poison(state: &mut State) {
     let bad = [
-        (Vector::new(f32::NAN, 0.0), Vector::X),
-        (Vector::new(f32::INFINITY, 1.0), Vector::X),
-        (Vector::new(-1.0, f32::NEG_INFINITY), Vector::X),
+        (xyz(f32::NAN, 0.0, 0.0), Vector::X),
+        (on_last_axis(f32::INFINITY), Vector::X),
+        (xyz(-1.0, f32::NEG_INFINITY, 1.0), Vector::X),
         (Vector::splat(f32::INFINITY), Vector::X),
-        (Vector::new(1.0, 1.0), Vector::new(f32::NAN, 1.0)),
-        (Vector::new(-2.0, 1.0), Vector::new(f32::INFINITY, 0.0)),
+        (xyz(1.0, 1.0, 1.0), on_last_axis(f32::NAN)),
+        (xyz(-2.0, 1.0, 0.5), xyz(f32::INFINITY, 0.0, 0.0)),
     ];
     for (i, (position, velocity)) in bad.into_iter().enumerate() {
         state.positions[i] = position;
@@ -325,21 +266,27 @@ fn every_lane_width_matches_brute_force_on_awkward_states() {
     // can't run here: the output names which ran and which did not.
     let ran = available_lane_widths();
     for (name, config, state) in lane_cases() {
-        let case = format!("{name} ({} boids)", state.positions.len());
-        assert_lanes_agree(&case, &config, &state, &ran);
+        assert_lanes_agree(&name, &config, &state, &ran);
         // The periodic case must really be three cells across, or it tests nothing new.
-        if name == "periodic, 3 columns" {
-            let constants = StepConstants::new(&config);
-            let mut grid = flock_core::Grid::default();
-            grid.rebuild(
-                &state.positions,
-                &constants.space,
-                constants.query_radius,
-                &Serial,
-            );
-            assert_eq!(grid.dimensions(), (3, 3), "{case}");
+        if name.starts_with("periodic") {
+            let cells = cells_per_axis(&grid_over(&config, &state.positions));
+            assert_eq!(cells, [3; DIMENSIONS], "{name}");
         }
     }
+}
+
+#[test]
+fn periodic_worlds_under_three_cells_an_axis_fall_back_and_agree() {
+    // Two cells along y (the query radius is more than a third of the height): the stencil
+    // would visit a row twice, so the grid takes its candidate path.
+    let config = FlockConfig {
+        bounds: Bounds::centered(xyz(400.0, 120.0, 400.0)),
+        ..in_world(EdgeMode::Wrap)
+    };
+    let state = random_state(1_000, config.bounds, config.max_speed, 50);
+    let cells = cells_per_axis(&grid_over(&config, &state.positions));
+    assert_eq!(cells, [8, 2, 8][..DIMENSIONS]);
+    assert_same_forces(&config, &state, "2 rows, periodic", UNIFORM);
 }
 
 #[test]
@@ -347,10 +294,7 @@ fn a_non_finite_boid_changes_no_neighbours_force_on_any_lane_width() {
     // Boids with a position that is not finite are nobody's neighbour: every other boid's
     // force is what it would be without them. (Before the lanes masked their products, one
     // such slot gave NaN to every boid around it.)
-    let config = FlockConfig {
-        edges: EdgeMode::Bounce,
-        ..FlockConfig::default()
-    };
+    let config = in_world(EdgeMode::Bounce);
     for count in [12, 500] {
         let area = Bounds::centered(Vector::splat(if count < 16 { 40.0 } else { 200.0 }));
         let mut state = random_state(count, area, config.max_speed, 60 + count as u64);
@@ -388,7 +332,7 @@ fn a_non_finite_boid_changes_no_neighbours_force_on_any_lane_width() {
 #[test]
 fn a_grid_rebuilt_over_another_flock_matches_brute_force() {
     // A rebuild lists boids in the previous build's order; it must not matter what that was.
-    let config = FlockConfig::default();
+    let config = in_world(EdgeMode::Wrap);
     let constants = StepConstants::new(&config);
     let mut grid = AnyIndex::new(IndexKind::Grid);
     for (seed, count) in [(41, 2_000), (42, 2_000), (43, 1_500), (44, 1_500)] {
@@ -437,11 +381,8 @@ fn indexes_find_neighbours_of_boids_many_worlds_outside_periodic_bounds() {
     for position in &mut state.positions {
         // Multiples of 1/1024 and whole worlds: every shift and wrap is exact in f32, so the
         // indexes must agree with brute force exactly.
-        let shift = Vector::new(
-            rng.random_range(-5i32..=5) as f32,
-            rng.random_range(-5i32..=5) as f32,
-        );
-        *position = (*position * 1024.0).round() / 1024.0 + shift * 128.0;
+        let worlds = [0.0; DIMENSIONS].map(|_| rng.random_range(-5i32..=5) as f32);
+        *position = (*position * 1024.0).round() / 1024.0 + Vector::from_array(worlds) * 128.0;
     }
     assert!(
         state
@@ -451,7 +392,7 @@ fn indexes_find_neighbours_of_boids_many_worlds_outside_periodic_bounds() {
             .count()
             > 300
     );
-    assert_same_forces(&config, &state, "many worlds outside", 1e-5);
+    assert_same_forces(&config, &state, "many worlds outside", UNIFORM);
 }
 
 #[test]
@@ -478,37 +419,33 @@ fn the_grid_stays_within_its_cell_budget_whatever_the_extent() {
         let firsts: Vec<Vector> = state.positions.iter().step_by(2).copied().collect();
         for (i, first) in firsts.into_iter().enumerate() {
             state.positions[2 * i] = first;
-            state.positions[2 * i + 1] = first + Vector::new(radius / 2.0, 0.0);
+            state.positions[2 * i + 1] = first + Vector::X * (radius / 2.0);
         }
         state
     };
-    let line = |from: f32, to: f32| Bounds {
-        min: Vector::new(from, 0.0),
-        max: Vector::new(to, 0.0),
-    };
+    // From `min` to `max`, the lowest corner and the highest.
+    let span = |min: Vector, max: Vector| Bounds { min, max };
     let square = |half: f32| Bounds::centered(Vector::splat(2.0 * half));
+    let two_boids = |far: Vector| State {
+        positions: vec![Vector::ZERO, far],
+        velocities: vec![Vector::X; 2],
+    };
     let cases = [
         (
             "two boids 1e20 apart, radius 100",
             with_radius(100.0, EdgeMode::Free, world),
-            State {
-                positions: vec![Vector::ZERO, Vector::new(1e20, 0.0)],
-                velocities: vec![Vector::X; 2],
-            },
+            two_boids(xyz(1e20, 0.0, 0.0)),
         ),
         (
             "two boids 1e9 apart, radius 1e-9",
             with_radius(1e-9, EdgeMode::Bounce, world),
-            State {
-                positions: vec![Vector::ZERO, Vector::new(1e9, 0.0)],
-                velocities: vec![Vector::X; 2],
-            },
+            two_boids(xyz(1e9, 0.0, 0.0)),
         ),
         (
             "near both ends of f32",
             with_radius(1.0, EdgeMode::Free, world),
             State {
-                positions: vec![Vector::new(-3e38, -3e38), Vector::new(3e38, 3e38)],
+                positions: vec![Vector::splat(-3e38), Vector::splat(3e38)],
                 velocities: vec![Vector::X; 2],
             },
         ),
@@ -516,23 +453,20 @@ fn the_grid_stays_within_its_cell_budget_whatever_the_extent() {
         (
             "collinear pairs over 1e8, radius 100",
             with_radius(100.0, EdgeMode::Free, world),
-            pairs(1_000, 100.0, line(-5e7, 5e7), 80),
+            pairs(
+                1_000,
+                100.0,
+                span(xyz(-5e7, 0.0, 0.0), xyz(5e7, 0.0, 0.0)),
+                80,
+            ),
         ),
         (
             "elongated: 1e8 by 1e4, radius 100",
             with_radius(100.0, EdgeMode::Free, world),
-            pairs(
-                1_000,
-                100.0,
-                Bounds {
-                    min: Vector::new(0.0, 0.0),
-                    max: Vector::new(1e8, 1e4),
-                },
-                81,
-            ),
+            pairs(1_000, 100.0, span(Vector::ZERO, xyz(1e8, 1e4, 1e4)), 81),
         ),
         (
-            "far apart both ways: 1e15, radius 1e9",
+            "far apart every way: 1e15, radius 1e9",
             with_radius(1e9, EdgeMode::Free, world),
             pairs(200, 1e9, square(1e15), 82),
         ),
@@ -541,23 +475,17 @@ fn the_grid_stays_within_its_cell_budget_whatever_the_extent() {
             with_radius(
                 1e-6,
                 EdgeMode::Wrap,
-                Bounds {
-                    min: Vector::new(-1e9, 0.0),
-                    max: Vector::new(1e9, 1e-3),
-                },
+                span(xyz(-1e9, 0.0, 0.0), xyz(1e9, 1e-3, 1e-3)),
             ),
             pairs(
                 200,
                 1e-6,
-                Bounds {
-                    min: Vector::new(-1.0, 0.0),
-                    max: Vector::new(1.0, 1e-3),
-                },
+                span(xyz(-1.0, 0.0, 0.0), xyz(1.0, 1e-3, 1e-3)),
                 83,
             ),
         ),
         (
-            "wrapping world 2e9 square, radius 1e-3",
+            "wrapping world 2e9 wide every way, radius 1e-3",
             with_radius(1e-3, EdgeMode::Wrap, Bounds::centered(Vector::splat(2e9))),
             pairs(200, 1e-3, square(10.0), 84),
         ),
@@ -565,19 +493,11 @@ fn the_grid_stays_within_its_cell_budget_whatever_the_extent() {
     for (name, config, state) in cases {
         assert_eq!(config.validate(), Ok(()), "{name}");
         let count = state.positions.len();
-        let constants = StepConstants::new(&config);
-        let mut grid = flock_core::Grid::default();
-        grid.rebuild(
-            &state.positions,
-            &constants.space,
-            constants.query_radius,
-            &Serial,
-        );
-        let (columns, rows) = grid.dimensions();
+        let cells = cells_per_axis(&grid_over(&config, &state.positions));
         let budget = (4 * count).max(16) as u64;
         assert!(
-            u64::from(columns) * u64::from(rows) <= budget,
-            "{name}: {columns} x {rows} cells for {count} boids"
+            cells.iter().map(|&n| u64::from(n)).product::<u64>() <= budget,
+            "{name}: {cells:?} cells for {count} boids"
         );
         let (reference, reference_stats) =
             weighted_forces(IndexKind::BruteForce, &config, &state, &Serial);
@@ -598,7 +518,14 @@ fn the_grid_stays_within_its_cell_budget_whatever_the_extent() {
 
 #[test]
 fn boids_with_their_own_weights_get_their_own_forces_and_leave_the_rest_to_the_bit() {
-    let config = FlockConfig::default();
+    let config = in_world(EdgeMode::Bounce);
     let state = random_state(3_000, config.bounds, config.max_speed, 90);
     assert_own_weights_are_honoured(&config, &state, 91);
+}
+
+#[test]
+fn boids_with_their_own_weights_get_their_own_forces_across_the_seams() {
+    let config = in_world(EdgeMode::Wrap);
+    let state = random_state(2_000, config.bounds, config.max_speed, 92);
+    assert_own_weights_are_honoured(&config, &state, 93);
 }

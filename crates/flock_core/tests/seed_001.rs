@@ -80,23 +80,24 @@ fn document_step(positions: &[Vector], velocities: &[Vector]) -> Vec<(Vector, Ve
 /// A few vehicles in and out of each other's sight, some too close, one behind another, one
 /// alone; velocities as the document draws them, each component in +-10 per frame.
 fn hand_made_state() -> (Vec<Vector>, Vec<Vector>) {
-    let positions = vec![
-        Vector::new(100.0, 100.0),
-        Vector::new(140.0, 110.0),
-        Vector::new(90.0, 250.0),
-        Vector::new(60.0, 95.0),
-        Vector::new(300.0, 160.0),
-        Vector::new(700.0, 500.0),
+    let positions = [
+        (100.0, 100.0),
+        (140.0, 110.0),
+        (90.0, 250.0),
+        (60.0, 95.0),
+        (300.0, 160.0),
+        (700.0, 500.0),
     ];
-    let velocities = vec![
-        Vector::new(2.0, 0.5),
-        Vector::new(-9.5, 4.0),
-        Vector::new(1.0, -2.0),
-        Vector::new(0.5, 0.1),
-        Vector::new(-6.0, -7.5),
-        Vector::new(3.0, 8.0),
+    let velocities = [
+        (2.0, 0.5),
+        (-9.5, 4.0),
+        (1.0, -2.0),
+        (0.5, 0.1),
+        (-6.0, -7.5),
+        (3.0, 8.0),
     ];
-    (positions, velocities)
+    let vectors = |pairs: [(f32, f32); 6]| pairs.map(Vector::from).to_vec();
+    (vectors(positions), vectors(velocities))
 }
 
 #[test]

@@ -250,37 +250,36 @@ mod first_version {
         steer
     }
 
-    fn align(me: usize, positions: &[Vector], velocities: &[Vector]) -> Vector {
+    /// The mean of `values` over the boids less than `radius` from `me` (not on top of it),
+    /// summed in the seed's order; `None` with no such boid.
+    fn mean_within(
+        me: usize,
+        positions: &[Vector],
+        values: &[Vector],
+        radius: f32,
+    ) -> Option<Vector> {
         let mut sum = Vector::ZERO;
         let mut count = 0;
-        for (other, other_velocity) in positions.iter().zip(velocities) {
+        for (other, value) in positions.iter().zip(values) {
             let d = positions[me].distance(*other);
-            if d > 0.0 && d < 1.1 {
-                sum += *other_velocity;
+            if d > 0.0 && d < radius {
+                sum += *value;
                 count += 1;
             }
         }
-        if count == 0 {
+        (count > 0).then(|| sum / count as f32)
+    }
+
+    fn align(me: usize, positions: &[Vector], velocities: &[Vector]) -> Vector {
+        let Some(mean) = mean_within(me, positions, velocities, 1.1) else {
             return Vector::ZERO;
-        }
-        sum /= count as f32;
-        normalized(normalized(sum) * MAX_SPEED - velocities[me]) * MAX_FORCE
+        };
+        normalized(normalized(mean) * MAX_SPEED - velocities[me]) * MAX_FORCE
     }
 
     fn cohesion(me: usize, positions: &[Vector], velocity: Vector) -> Vector {
-        let mut sum = Vector::ZERO;
-        let mut count = 0;
-        for other in positions {
-            let d = positions[me].distance(*other);
-            if d > 0.0 && d < 1.1 {
-                sum += *other;
-                count += 1;
-            }
-        }
-        if count == 0 {
-            return Vector::ZERO;
-        }
-        seek(positions[me], velocity, sum / count as f32)
+        mean_within(me, positions, positions, 1.1)
+            .map_or(Vector::ZERO, |centre| seek(positions[me], velocity, centre))
     }
 
     pub fn step(positions: &[Vector], velocities: &[Vector]) -> (Vec<Vector>, Vec<Vector>) {

@@ -1,48 +1,38 @@
 //! Steering behaviours over many steps: each test would fail if its behaviour broke.
+//! `flock_core3d` runs the same cases in 3D (`[[test]] path` in its manifest), where targets,
+//! threats and homes lie off the plane z = 0 and a group drives on the ground (x-z).
 
-use flock_core::steering::{
-    DriveState, GroupParams, Polygon, Shape, Vehicle, WanderHome, WanderParams, arrive,
-    avoid_obstacles, avoid_walls, combine, drive, flee, group_direction, group_speed, limit_turn,
-    pursue, seek, wander,
+#[cfg(not(flock_3d))]
+extern crate flock_core as kernel;
+#[cfg(flock_3d)]
+extern crate flock_core3d as kernel;
+
+mod common;
+
+use common::*;
+use kernel::steering::{
+    DriveState, GroupParams, WanderHome, WanderParams, WanderState, arrive, avoid_obstacles,
+    avoid_walls, combine, drive, flee, group_direction, group_speed, level, limit_turn, pursue,
+    seek, wander, wander_jitter,
 };
-use flock_core::{Bounds, Vector};
+use kernel::{Bounds, DIMENSIONS, Vector, random_direction, random_point, world_size};
+use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
-use rand::{RngExt, SeedableRng};
-
-const DT: f32 = 1.0 / 60.0;
-const MAX_FORCE: f32 = 400.0;
-const MASS: f32 = 1.0;
-
-fn vehicle(position: Vector, velocity: Vector, max_speed: f32) -> Vehicle {
-    Vehicle {
-        position,
-        velocity,
-        max_speed,
-        // One frame, the default: arrive is then critically damped or better (see `arrive`).
-        response_time: DT,
-    }
-}
-
-/// One Euler step as the plugin takes it: combine, `v += a dt`, clamp to max speed, move.
-fn step(vehicle: &mut Vehicle, force: Vector) {
-    let acceleration = combine(force, MAX_FORCE, MASS);
-    vehicle.velocity = (vehicle.velocity + acceleration * DT).clamp_length_max(vehicle.max_speed);
-    vehicle.position += vehicle.velocity * DT;
-}
 
 #[test]
 fn arrive_stops_at_the_target_without_overshooting() {
-    let target = Vector::new(300.0, 0.0);
+    let target = xyz(300.0, 0.0, 150.0);
+    let direction = target.normalize();
     let mut v = vehicle(Vector::ZERO, Vector::ZERO, 200.0);
     let mut furthest = f32::MIN;
     for _ in 0..600 {
         let force = arrive(&v, target, 150.0);
         step(&mut v, force);
-        furthest = furthest.max(v.position.x);
+        furthest = furthest.max(v.position.dot(direction));
     }
     assert!((v.position - target).length() < 0.5, "{}", v.position);
     assert!(v.velocity.length() < 0.5, "still moving at {}", v.velocity);
-    assert!(furthest <= target.x + 0.5, "overshot to {furthest}");
+    assert!(furthest <= target.length() + 0.5, "overshot to {furthest}");
 
     // Plain seek overshoots the same target: the slow radius is what stops it.
     let mut seeker = vehicle(Vector::ZERO, Vector::ZERO, 200.0);
@@ -50,17 +40,17 @@ fn arrive_stops_at_the_target_without_overshooting() {
     for _ in 0..600 {
         let force = seek(&seeker, target);
         step(&mut seeker, force);
-        seek_furthest = seek_furthest.max(seeker.position.x);
+        seek_furthest = seek_furthest.max(seeker.position.dot(direction));
     }
     assert!(
-        seek_furthest > target.x + 1.0,
+        seek_furthest > target.length() + 1.0,
         "seek reached only {seek_furthest}"
     );
 }
 
 #[test]
 fn flee_increases_the_distance_from_the_threat() {
-    let threat = Vector::new(10.0, 5.0);
+    let threat = xyz(10.0, 5.0, 8.0);
     let mut v = vehicle(Vector::ZERO, Vector::ZERO, 100.0);
     let mut distance = (v.position - threat).length();
     for _ in 0..30 {
@@ -74,9 +64,9 @@ fn flee_increases_the_distance_from_the_threat() {
 }
 
 #[test]
-fn wander_stays_near_home() {
+fn wander_stays_near_home_and_roams_it_along_every_axis() {
     let home = WanderHome {
-        centre: Vector::new(50.0, -20.0),
+        centre: xyz(50.0, -20.0, 30.0),
         radius: 200.0,
         pull_back_speed: 3000.0,
     };
@@ -85,40 +75,46 @@ fn wander_stays_near_home() {
         ..WanderParams::SEED_003
     };
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-    let mut v = vehicle(home.centre, Vector::new(100.0, 0.0), 100.0);
-    let mut angle = 0.0;
-    let (mut furthest, mut travelled) = (0.0f32, 0.0);
-    let mut headings = Vec::new();
+    let mut v = vehicle(home.centre, Vector::X * 100.0, 100.0);
+    let mut state = WanderState::default();
+    let (mut furthest, mut travelled, mut turned) = (0.0f32, 0.0, 0);
+    let (mut lowest, mut highest) = (Vector::ZERO, Vector::ZERO);
     for _ in 0..20_000 {
-        let force = wander(&v, &mut angle, &params, rng.random_range(-0.5..=0.5));
-        let before = v.position;
+        let force = wander(&v, &mut state, &params, wander_jitter(&mut rng));
+        let (before, heading) = (v.position, v.velocity);
         step(&mut v, force);
         travelled += (v.position - before).length();
-        furthest = furthest.max((v.position - home.centre).length());
-        headings.push(v.velocity.to_angle());
+        let offset = v.position - home.centre;
+        furthest = furthest.max(offset.length());
+        (lowest, highest) = (lowest.min(offset), highest.max(offset));
+        if angle_between(heading, v.velocity) > 1e-3 {
+            turned += 1;
+        }
     }
     // The margin is what full speed covers while turning back (a fraction of a second).
     assert!(
         furthest < home.radius + 60.0,
         "wandered {furthest} from home"
     );
-    // It does wander: it leaves the middle and keeps moving in changing directions.
+    // It does wander: it leaves the middle and keeps moving in changing directions...
     assert!(furthest > home.radius * 0.8, "stayed within {furthest}");
     assert!(
         travelled > 20_000.0 * DT * 50.0,
         "travelled only {travelled}"
     );
-    let turned = headings
-        .windows(2)
-        .filter(|w| (w[1] - w[0]).abs() > 1e-3)
-        .count();
     assert!(turned > 10_000, "turned in only {turned} steps");
+    // ...both ways along every axis, not in a plane.
+    let quarter = home.radius / 4.0;
+    assert!(
+        lowest.max_element() < -quarter && highest.min_element() > quarter,
+        "{lowest} to {highest}"
+    );
 }
 
 /// Steps until `chaser` is within `catch` of a target moving straight, or `None`.
 fn steps_to_catch(use_prediction: bool) -> Option<usize> {
-    let mut chaser = vehicle(Vector::new(0.0, -300.0), Vector::ZERO, 150.0);
-    let (mut target, target_velocity) = (Vector::new(-200.0, 0.0), Vector::new(100.0, 0.0));
+    let mut chaser = vehicle(xyz(0.0, -300.0, -150.0), Vector::ZERO, 150.0);
+    let (mut target, target_velocity) = (xyz(-200.0, 0.0, 100.0), Vector::X * 100.0);
     for n in 0..2_000 {
         if (chaser.position - target).length() < 5.0 {
             return Some(n);
@@ -143,14 +139,12 @@ fn pursuit_closes_on_a_straight_moving_target_faster_than_seek() {
 
 #[test]
 fn wall_avoidance_keeps_vehicles_inside() {
-    let bounds = Bounds::centered(Vector::new(800.0, 600.0));
+    let bounds = Bounds::centered(world_size(800.0, 600.0));
+    let start_area = Bounds::centered(world_size(700.0, 500.0));
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
     for _ in 0..20 {
-        let position = Vector::new(
-            rng.random_range(-350.0..350.0),
-            rng.random_range(-250.0..250.0),
-        );
-        let velocity = Vector::from_angle(rng.random_range(0.0..std::f32::consts::TAU)) * 200.0;
+        let position = random_point(&start_area, &mut rng);
+        let velocity = random_direction(&mut rng) * 200.0;
         let mut v = vehicle(position, velocity, 200.0);
         for _ in 0..1_000 {
             // Cruising at full speed, only the walls turn it. Seed 003 adds the walls' push to
@@ -168,120 +162,78 @@ fn wall_avoidance_keeps_vehicles_inside() {
     }
 }
 
-/// The closest a vehicle seeking past `obstacle` comes to its outline (negative: inside), and
-/// where it ends.
-fn seek_past(obstacle: Shape, outline_distance: impl Fn(Vector) -> f32) -> (f32, Vector) {
-    let target = Vector::new(400.0, 0.0);
-    let mut v = vehicle(Vector::ZERO, Vector::new(100.0, 0.0), 100.0);
-    let mut closest = f32::MAX;
-    for _ in 0..600 {
-        let force = seek(&v, target) + 3.0 * avoid_obstacles(&v, [&obstacle], 120.0, 10.0);
-        step(&mut v, force);
-        closest = closest.min(outline_distance(v.position));
+#[test]
+fn walls_push_inwards_along_every_axis() {
+    let bounds = Bounds::centered(Vector::splat(20.0));
+    for axis in 0..DIMENSIONS {
+        for sign in [1.0, -1.0] {
+            let mut heading = Vector::ZERO;
+            heading[axis] = sign;
+            let me = vehicle(heading * 8.0, heading * 5.0, 10.0);
+            let force = avoid_walls(&me, &bounds, 4.0, 3.0);
+            assert!(
+                force[axis] * sign < 0.0,
+                "axis {axis}, sign {sign}: {force}"
+            );
+            assert_eq!(avoid_walls(&me, &bounds, 1.0, 3.0), Vector::ZERO);
+        }
     }
-    (closest, v.position)
 }
 
 #[test]
-fn obstacle_avoidance_goes_around_circles_and_rectangles() {
-    let centre = Vector::new(200.0, 3.0);
-    let circle = Shape::Circle {
-        centre,
-        radius: 40.0,
-    };
-    let (closest, end) = seek_past(circle, |p| (p - centre).length() - 40.0);
-    assert!(closest > 0.0, "came {closest} inside the circle");
-    assert!(
-        (end - Vector::new(400.0, 0.0)).length() < 30.0,
-        "ended at {end}"
-    );
+fn obstacle_avoidance_goes_around_balls_and_boxes() {
+    let centre = xyz(200.0, 3.0, 3.0);
+    let target = Vector::X * 400.0;
+    let (closest, end) = seek_past(ball(centre, 40.0), |p| (p - centre).length() - 40.0);
+    assert!(closest > 0.0, "came {closest} inside the ball");
+    assert!((end - target).length() < 30.0, "ended at {end}");
 
-    let half_size = Vector::new(20.0, 60.0);
-    let rect = Shape::Rect { centre, half_size };
+    let half_size = xyz(20.0, 60.0, 60.0);
     let outside = |p: Vector| {
         let gap = (p - centre).abs() - half_size;
         gap.max(Vector::ZERO).length() + gap.max_element().min(0.0)
     };
-    let (closest, end) = seek_past(rect, outside);
-    assert!(closest > 0.0, "came {closest} inside the rectangle");
-    assert!(
-        (end - Vector::new(400.0, 0.0)).length() < 30.0,
-        "ended at {end}"
-    );
+    let (closest, end) = seek_past(aligned_box(centre, half_size), outside);
+    assert!(closest > 0.0, "came {closest} inside the box");
+    assert!((end - target).length() < 30.0, "ended at {end}");
 
     // Without avoidance the same path goes through both.
-    let mut v = vehicle(Vector::ZERO, Vector::new(100.0, 0.0), 100.0);
+    let mut v = vehicle(Vector::ZERO, Vector::X * 100.0, 100.0);
     let mut crossed = false;
     for _ in 0..600 {
-        let force = seek(&v, Vector::new(400.0, 0.0));
+        let force = seek(&v, target);
         step(&mut v, force);
         crossed |= outside(v.position) < 0.0;
     }
     assert!(crossed);
-}
-
-#[test]
-fn obstacle_avoidance_goes_around_rotated_rectangles_and_polygons() {
-    // A 120 x 40 plank turned 60 degrees, across the path.
-    let centre = Vector::new(200.0, 3.0);
-    let rotation = glam::Mat2::from_angle(60f32.to_radians());
-    let half_size = Vector::new(60.0, 20.0);
-    let plank = Shape::RotatedRect {
-        centre,
-        half_size,
-        rotation,
-    };
-    let outline = Polygon::rectangle(half_size)
-        .unwrap()
-        .placed(centre, Vector::from_angle(60f32.to_radians()));
-    // Inside or not, by the polygon of the same outline; the distance to it from its edges.
-    let distance = |outline: &Polygon| {
-        let outline = outline.clone();
-        move |p: Vector| {
-            let gap = outline.nearest_edge(p).0.distance(p);
-            if outline.contains(p) { -gap } else { gap }
-        }
-    };
-    let (closest, end) = seek_past(plank, distance(&outline));
-    assert!(closest > 0.0, "came {closest} inside the plank");
-    assert!(
-        (end - Vector::new(400.0, 0.0)).length() < 30.0,
-        "ended at {end}"
-    );
-
-    // A concave arrowhead pointing at the vehicle.
-    let arrow = Polygon::new([
-        Vector::new(170.0, 0.0),
-        Vector::new(240.0, -50.0),
-        Vector::new(215.0, 0.0),
-        Vector::new(240.0, 50.0),
-    ])
-    .unwrap();
-    let (closest, end) = seek_past(Shape::Polygon(arrow.clone()), distance(&arrow));
-    assert!(closest > 0.0, "came {closest} inside the arrowhead");
-    assert!(
-        (end - Vector::new(400.0, 0.0)).length() < 30.0,
-        "ended at {end}"
-    );
+    // And an obstacle beside the path pushes nobody.
+    let aside = ball(centre + on_last_axis(100.0), 40.0);
+    let me = vehicle(Vector::ZERO, Vector::X * 100.0, 100.0);
+    assert_eq!(avoid_obstacles(&me, [&aside], 300.0, 10.0), Vector::ZERO);
 }
 
 #[test]
 fn the_turn_rate_is_never_exceeded() {
     let (max_turn_rate, max_acceleration) = (1.5, 80.0);
+    let most_per_step = max_turn_rate * DT;
+    let wishes = Bounds::centered(Vector::splat(400.0));
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
-    let mut velocity = Vector::new(50.0, 0.0);
-    for _ in 0..5_000 {
-        let wanted = Vector::new(
-            rng.random_range(-200.0..200.0),
-            rng.random_range(-200.0..200.0),
-        );
+    let mut velocity = Vector::X * 50.0;
+    for step in 0..5_000 {
+        // Wanting anywhere, often nearly straight back.
+        let wanted = random_point(&wishes, &mut rng);
         let next = limit_turn(velocity, wanted, max_turn_rate, max_acceleration, DT);
+        assert!(next.is_finite());
         if velocity != Vector::ZERO && next != Vector::ZERO {
-            let turned = velocity.angle_to(next).abs();
+            let turned = angle_between(velocity, next);
             assert!(
-                turned <= max_turn_rate * DT + 1e-5,
-                "turned {turned} rad in one step"
+                turned <= most_per_step + 1e-5,
+                "step {step}: turned {turned} rad"
             );
+            // Within reach it turns all the way.
+            if angle_between(velocity, wanted) <= most_per_step {
+                assert!(angle_between(next, wanted) < 1e-3, "step {step}");
+            }
         }
         let speed_change = (next.length() - velocity.length()).abs();
         assert!(
@@ -290,26 +242,32 @@ fn the_turn_rate_is_never_exceeded() {
         );
         velocity = next;
     }
+    // Exactly opposite headings still turn, by the limit, one way or another.
+    for axis in Vector::AXES {
+        let turned = limit_turn(axis, -axis, max_turn_rate, 100.0, 0.1);
+        assert!(
+            (angle_between(axis, turned) - max_turn_rate * 0.1).abs() < 1e-4,
+            "{axis}: {turned}"
+        );
+    }
 }
 
 #[test]
 fn a_group_reaches_its_target_and_stops_apart() {
     let params = GroupParams {
         keep_distance: 40.0,
-        keep_weight: 1.0,
         target_close_distance: 120.0,
-        target_weight: 1.25,
-        move_weight: 0.8,
         // Room for eight tanks 40 apart inside the stop circle.
         stop_distance: 100.0,
+        ..GroupParams::default()
     };
     let (move_speed, rotate_speed) = (80.0, 1.0);
-    let target = Vector::new(500.0, 200.0);
+    let target = level(500.0, 200.0);
     let mut positions: Vec<Vector> = (0..8)
-        .map(|i| Vector::new((i % 4) as f32 * 30.0, (i / 4) as f32 * 30.0))
+        .map(|i| level((i % 4) as f32 * 30.0, (i / 4) as f32 * 30.0))
         .collect();
     // Facing away from the target: they must turn (and reverse) first.
-    let mut states = vec![DriveState::facing(Vector::new(-1.0, 0.0)); positions.len()];
+    let mut states = vec![DriveState::facing(level(-1.0, 0.0)); positions.len()];
     let mut velocities = vec![Vector::ZERO; positions.len()];
     let mut slowest = 0.0f32;
     for _ in 0..3_600 {
@@ -334,6 +292,7 @@ fn a_group_reaches_its_target_and_stops_apart() {
             "{position}"
         );
         assert!(velocity.length() < 1.0, "still moving at {velocity}");
+        assert_eq!(on_the_ground(*position), *position, "off the ground");
     }
     let closest_pair = (0..positions.len())
         .flat_map(|i| (i + 1..positions.len()).map(move |j| (i, j)))
@@ -346,4 +305,27 @@ fn a_group_reaches_its_target_and_stops_apart() {
         "two members {closest_pair} apart"
     );
     assert!(slowest < 0.0, "no tank ever reversed");
+}
+
+#[test]
+fn a_tank_drives_on_the_ground_and_turns_at_its_rate() {
+    // Facing ahead on the ground (-z in 3D, Bevy's forward), the target ahead and to the right.
+    let mut state = DriveState::facing(level(0.0, 1.0));
+    let (rotate_speed, dt) = (20f32.to_radians(), 0.1);
+    let target = level(30.0, 10.0);
+    let mut position = Vector::ZERO;
+    for _ in 0..300 {
+        let before = state.heading;
+        let velocity = drive(&mut state, target - position, 5.0, rotate_speed, dt);
+        position += velocity * dt;
+        assert_eq!(
+            on_the_ground(state.heading),
+            state.heading,
+            "the heading stays on the ground"
+        );
+        assert!((state.heading.length() - 1.0).abs() < 1e-5);
+        assert!(angle_between(before, state.heading) <= rotate_speed * dt + 1e-5);
+    }
+    assert!(position.distance(target) < 2.0, "{position}");
+    assert!(on_the_ground(position).distance(position) < 1e-6);
 }

@@ -1,6 +1,5 @@
-//! What the 3D examples share, on top of `support` (the window, screenshots, the panel flags):
-//! a small orbit camera of our own, a help line drawn over the 3D view, lights and fog, and the
-//! 3D tuning panel.
+//! What the 3D examples share, on top of `support` (the window, screenshots, the tuning panel):
+//! a small orbit camera of our own, a help line drawn over the 3D view, lights and fog.
 
 // Each example uses only part of what is here.
 #![allow(dead_code, unused_imports)]
@@ -10,40 +9,9 @@ use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
-use bevy_flock3d::{SpawnBoids, UiWantsInput};
+use bevy_flock3d::UiWantsInput;
 
-use crate::support::{self, HelpLine};
-
-/// Adds the 3D tuning panel when it is asked for, as `support::add_panel` does in 2D (the same
-/// flags: `--panel`, `--no-panel`, `--debug`, `FLOCK_PANEL`, `FLOCK_DEBUG`). Call it after
-/// `BoidsPlugin`.
-pub fn add_panel(app: &mut App, on_by_default: bool, reset: SpawnBoids) -> bool {
-    if !support::panel_wanted(on_by_default) {
-        return false;
-    }
-    #[cfg(feature = "panel")]
-    {
-        use bevy_flock3d::panel::{FlockDebugDraw, FlockPanelPlugin};
-        app.add_plugins(FlockPanelPlugin::default().with_reset(reset));
-        if support::debug_wanted() {
-            app.insert_resource(FlockDebugDraw {
-                bounds: true,
-                grid: true,
-                selected: true,
-                velocities: true,
-                forces: true,
-                ..default()
-            });
-        }
-        true
-    }
-    #[cfg(not(feature = "panel"))]
-    {
-        let _ = (app, reset);
-        warn!("the panel was asked for, but this build has no `panel` feature");
-        false
-    }
-}
+use crate::support::{HelpLine, HelpText, overlay_text};
 
 /// A camera that circles `focus`: drag with `button` to orbit, scroll to zoom. Ours rather
 /// than a dependency: these few lines are all the examples need.
@@ -145,9 +113,6 @@ fn orbit(
 /// (and nothing else: the flock's gizmos stay on layer 0).
 const OVERLAY: usize = 1;
 
-#[derive(Component)]
-struct HelpText;
-
 fn spawn_help(mut commands: Commands) {
     commands.spawn((
         Camera2d,
@@ -160,13 +125,7 @@ fn spawn_help(mut commands: Commands) {
     ));
     commands.spawn((
         HelpText,
-        Text2d::default(),
-        TextFont {
-            font_size: FontSize::Px(18.0),
-            ..default()
-        },
-        TextColor(Color::srgb(0.9, 0.92, 0.97)),
-        bevy::sprite::Anchor::TOP_LEFT,
+        overlay_text(Color::srgb(0.9, 0.92, 0.97)),
         RenderLayers::layer(OVERLAY),
     ));
 }

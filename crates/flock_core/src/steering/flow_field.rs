@@ -89,13 +89,7 @@ impl FlowField {
         cells: Cell,
         velocities: Vec<Vector>,
     ) -> Result<Self, FlowFieldError> {
-        let expected = cell_count(origin, cell_size, cells)?;
-        if velocities.len() != expected {
-            return Err(FlowFieldError::WrongLength {
-                expected,
-                found: velocities.len(),
-            });
-        }
+        cell_count_matching(origin, cell_size, cells, velocities.len())?;
         let field = Self {
             origin,
             cell_size,
@@ -138,13 +132,7 @@ impl FlowField {
         cells: Cell,
         pixels: &[[u8; 4]],
     ) -> Result<Self, FlowFieldError> {
-        let expected = cell_count(origin, cell_size, cells)?;
-        if pixels.len() != expected {
-            return Err(FlowFieldError::WrongLength {
-                expected,
-                found: pixels.len(),
-            });
-        }
+        let expected = cell_count_matching(origin, cell_size, cells, pixels.len())?;
         let channel = |value: u8| ((f32::from(value) - 128.0) / 127.0).max(-1.0);
         let (width, height) = (cells[0], cells[1]);
         let velocities = (0..expected)
@@ -178,13 +166,7 @@ impl FlowField {
         blocked: &[bool],
         goal: Vector,
     ) -> Result<Self, FlowFieldError> {
-        let expected = cell_count(origin, cell_size, cells)?;
-        if blocked.len() != expected {
-            return Err(FlowFieldError::WrongLength {
-                expected,
-                found: blocked.len(),
-            });
-        }
+        let expected = cell_count_matching(origin, cell_size, cells, blocked.len())?;
         let mut field = Self {
             origin,
             cell_size,
@@ -412,6 +394,21 @@ struct Move {
     offset: [i8; DIMENSIONS],
     cost: u32,
     direction: Vector,
+}
+
+/// [`cell_count`], checked against the `found` values given for the cells: one per cell.
+fn cell_count_matching(
+    origin: Vector,
+    cell_size: f32,
+    cells: Cell,
+    found: usize,
+) -> Result<usize, FlowFieldError> {
+    let expected = cell_count(origin, cell_size, cells)?;
+    if found == expected {
+        Ok(expected)
+    } else {
+        Err(FlowFieldError::WrongLength { expected, found })
+    }
 }
 
 /// How many cells a grid of `cells` has, after checking the grid is usable.

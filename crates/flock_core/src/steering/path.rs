@@ -338,14 +338,17 @@ mod tests {
         assert_eq!(open.progress(2.0, 28.0), 26.0);
     }
 
+    /// Predicting one second ahead, seeking two units further along, forwards.
+    const ONE_SECOND_AHEAD: PathFollowParams = PathFollowParams {
+        predict_time: 1.0,
+        look_ahead: 2.0,
+        direction: PathDirection::Forward,
+    };
+
     #[test]
     fn inside_the_corridor_and_going_the_right_way_there_is_no_force() {
         let path = square(true);
-        let params = PathFollowParams {
-            predict_time: 1.0,
-            look_ahead: 2.0,
-            direction: PathDirection::Forward,
-        };
+        let params = ONE_SECOND_AHEAD;
         let on_path = vehicle(planar(3.0, 0.5), planar(1.0, 0.0));
         assert_eq!(follow_path(&on_path, &path, &params), Vector::ZERO);
         // The same place going the other way along the path: it is turned round, towards the
@@ -364,11 +367,7 @@ mod tests {
     #[test]
     fn a_prediction_leaving_the_corridor_seeks_further_along() {
         let path = square(false);
-        let params = PathFollowParams {
-            predict_time: 1.0,
-            look_ahead: 2.0,
-            direction: PathDirection::Forward,
-        };
+        let params = ONE_SECOND_AHEAD;
         // At (4, 0) heading off the path at 2 units a second: it will be 2 units off, so it
         // seeks its projection plus the 2 units it travels: (6, 0).
         let leaving = vehicle(planar(4.0, 0.0), planar(0.0, 2.0));

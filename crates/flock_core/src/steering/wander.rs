@@ -156,7 +156,7 @@ mod tests {
     use crate::math::planar;
     use crate::steering::test_support::vehicle;
 
-    /// The 2D state is an angle; `tests/steering.rs` of flock_core3d checks the sphere.
+    /// The 2D state is an angle; flock_core3d's `tests/steering_3d.rs` checks the sphere.
     #[cfg(not(flock_3d))]
     #[test]
     fn wander_moves_its_angle_by_the_jitter() {

@@ -1,10 +1,8 @@
-//! The index-equivalence harness both kernels share: forces through every index and every
-//! lane width, checked against brute force. Dimension-free: `flock_core`'s tests include it
-//! with `flock_core` named `kernel`, `flock_core3d`'s with `flock_core3d` named `kernel`.
-#![allow(dead_code)] // Each test file uses some of these.
+//! The index-equivalence harness: forces through every index and every lane width, checked
+//! against brute force.
 
-use super::kernel::index::Lanes;
-use super::kernel::{
+use kernel::index::Lanes;
+use kernel::{
     AnyIndex, Executor, FlockConfig, Grid, IndexKind, NeighbourIndex, NeighbourStats, RuleForces,
     RuleWeights, ScopedThreads, Serial, StepConstants, Vector, rule_forces,
 };
@@ -190,6 +188,14 @@ pub fn assert_same_forces(
     );
 }
 
+/// The grid built over `positions` with `config`'s space and query radius.
+pub fn grid_over(config: &FlockConfig, positions: &[Vector]) -> Grid {
+    let constants = StepConstants::new(config);
+    let mut grid = Grid::default();
+    grid.rebuild(positions, &constants.space, constants.query_radius, &Serial);
+    grid
+}
+
 /// Every boid's weighted force through the grid's vectorised path on `lanes`, or `None` where
 /// this processor lacks them.
 pub fn lane_forces(
@@ -198,13 +204,7 @@ pub fn lane_forces(
     state: &State,
 ) -> Option<(Vec<Vector>, NeighbourStats)> {
     let constants = StepConstants::new(config);
-    let mut grid = Grid::default();
-    grid.rebuild(
-        &state.positions,
-        &constants.space,
-        constants.query_radius,
-        &Serial,
-    );
+    let mut grid = grid_over(config, &state.positions);
     let weights = vec![config.weights; state.positions.len()];
     let mut forces = vec![Vector::NAN; state.positions.len()];
     let stats = grid.compute_forces_on_lanes(

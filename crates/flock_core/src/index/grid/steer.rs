@@ -356,25 +356,27 @@ fn uniform_weights(weights: &[RuleWeights]) -> Option<RuleWeights> {
     same.then_some(first)
 }
 
+/// The vector in `slot` of arrays held one per axis.
+#[inline]
+fn gather_axes(axes: &[&[f32]; DIMENSIONS], slot: usize) -> Vector {
+    let mut vector = Vector::ZERO;
+    for axis in 0..DIMENSIONS {
+        vector[axis] = axes[axis][slot];
+    }
+    vector
+}
+
 impl Sorted<'_> {
     /// The position of the boid in sorted `slot`.
     #[inline]
     fn position(&self, slot: usize) -> Vector {
-        let mut position = Vector::ZERO;
-        for axis in 0..DIMENSIONS {
-            position[axis] = self.coordinates[axis][slot];
-        }
-        position
+        gather_axes(&self.coordinates, slot)
     }
 
     /// The velocity of the boid in sorted `slot`.
     #[inline]
     fn velocity(&self, slot: usize) -> Vector {
-        let mut velocity = Vector::ZERO;
-        for axis in 0..DIMENSIONS {
-            velocity[axis] = self.speeds[axis][slot];
-        }
-        velocity
+        gather_axes(&self.speeds, slot)
     }
 
     /// The question of the boid in sorted `slot`.

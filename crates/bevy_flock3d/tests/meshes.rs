@@ -1,18 +1,19 @@
 //! The drawn 3D flock (feature `render`) in a headless `App` with mesh and material assets: the
-//! default bird, the mesh prefab and its shared materials, restyling, a click on the ground.
+//! default bird, the mesh prefab and its shared materials, restyling. (The drawing cases both
+//! dimensions share are bevy_flock's `tests/render.rs`, which this crate runs too.)
 #![cfg(feature = "render")]
-
-use bevy::input::ButtonInput;
-use bevy::mesh::VertexAttributeValues;
-use bevy::prelude::*;
-use bevy_flock3d::prelude::*;
-use bevy_flock3d::{CursorWorldPosition, PrefabStyled};
-use common::*;
 
 // The shared test helpers say `bevy_flock`; here that is the 3D crate.
 extern crate bevy_flock3d as bevy_flock;
 
+#[path = "../../../tests/common/mod.rs"]
 mod common;
+
+use bevy::mesh::VertexAttributeValues;
+use bevy::prelude::*;
+use bevy_flock3d::PrefabStyled;
+use bevy_flock3d::prelude::*;
+use common::*;
 
 /// A headless app with the mesh and material assets a renderer would bring (inserted before
 /// the plugin, so it puts its bird under the default mesh handle).
@@ -53,13 +54,7 @@ fn the_default_prefab_is_the_bird_under_the_default_mesh_handle() {
 #[test]
 fn boids_get_the_prefab_mesh_and_a_few_shared_materials() {
     let mut app = app_with_assets(2);
-    *app.world_mut().resource_mut::<BoidPrefab>() = BoidPrefab {
-        colors: BoidColors::RandomHue {
-            saturation: 0.6,
-            lightness: 0.5,
-        },
-        ..default()
-    };
+    paint_random_hues(&mut app, 0.6, 0.5);
     spawn(&mut app, 500, Placement::RandomInBounds);
     app.update();
     let all = looks(&mut app);
@@ -110,26 +105,4 @@ fn swapping_the_prefab_restyles_every_styled_boid_and_keeps_own_meshes() {
     }
     assert_eq!(app.world().get::<Mesh3d>(own).unwrap().0, own_mesh);
     assert!(app.world().get::<PrefabStyled>(own).is_none());
-}
-
-#[test]
-fn a_click_adds_one_boid_where_the_cursor_meets_the_ground() {
-    let mut app = create_app(FlockSettings::default(), 4);
-    app.init_resource::<ButtonInput<MouseButton>>();
-    let target = Vec3::new(40.0, 0.0, -25.0);
-    app.insert_resource(CursorWorldPosition(Some(target)));
-    app.world_mut()
-        .resource_mut::<ButtonInput<MouseButton>>()
-        .press(MouseButton::Left);
-    step(&mut app, 1);
-    app.world_mut()
-        .resource_mut::<ButtonInput<MouseButton>>()
-        .clear();
-    let at_target = boid_states(&mut app)
-        .iter()
-        .filter(|(_, position, _)| *position == target)
-        .count();
-    assert_eq!(at_target, 1);
-    step(&mut app, 5);
-    assert_eq!(boid_count(&mut app), 1);
 }

@@ -1,12 +1,19 @@
-//! The steering behaviours act in 3D: wander jitters a point on a sphere and stays near home,
-//! a turn-rate limit is never exceeded between successive headings, spheres and boxes in the
-//! way are avoided, walls push in along every axis.
+//! What only 3D steering has: wander jitters a point on a sphere, a turn keeps to the plane of
+//! the two headings, and boxes, capsules and spheres in the way are flown around, dodging in
+//! depth. The cases both dimensions share are in `flock_core`'s `tests/steering.rs`, which
+//! this crate runs too.
 
-use flock_core3d::steering::{
-    Shape, Vehicle, WanderHome, WanderParams, WanderState, avoid_obstacles, avoid_walls, combine,
-    limit_turn, seek, wander, wander_jitter,
+extern crate flock_core3d as kernel;
+
+#[path = "../../flock_core/tests/common/mod.rs"]
+mod common;
+
+use common::angle_between;
+use kernel::Vector;
+use kernel::steering::{
+    Shape, Vehicle, WanderParams, WanderState, avoid_obstacles, combine, limit_turn, seek, wander,
+    wander_jitter,
 };
-use flock_core3d::{Bounds, Vector};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
@@ -17,11 +24,6 @@ fn vehicle(position: Vector, velocity: Vector) -> Vehicle {
         max_speed: 10.0,
         response_time: 0.5,
     }
-}
-
-/// The angle between two non-zero vectors, accurate for small and large angles.
-fn angle_between(a: Vector, b: Vector) -> f32 {
-    a.cross(b).length().atan2(a.dot(b))
 }
 
 #[test]
@@ -47,74 +49,6 @@ fn the_wander_point_moves_on_a_sphere_by_at_most_half_the_angle_change() {
     }
     // It roams the whole sphere, out of the plane both ways.
     assert!(lowest_z < -0.9 && highest_z > 0.9, "{lowest_z} {highest_z}");
-}
-
-#[test]
-fn a_wanderer_with_a_home_stays_near_it_in_3d() {
-    let home = Vector::new(50.0, -20.0, 30.0);
-    // Seed 003's wanderer scaled to a speed of 10: circle 30 ahead, radius 15, pulled home
-    // at a speed well above its own, so the pull wins outside the home radius.
-    let params = WanderParams {
-        circle_distance: 30.0,
-        circle_radius: 15.0,
-        home: Some(WanderHome {
-            centre: home,
-            radius: 40.0,
-            pull_back_speed: 100.0,
-        }),
-        ..WanderParams::default()
-    };
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
-    let mut me = vehicle(home, Vector::new(0.0, 6.0, 8.0));
-    let mut state = WanderState::ZERO;
-    let dt = 1.0 / 30.0;
-    let (mut farthest, mut lowest_z, mut highest_z) = (0.0f32, f32::MAX, f32::MIN);
-    for _ in 0..6_000 {
-        let force = wander(&me, &mut state, &params, wander_jitter(&mut rng));
-        let acceleration = combine(force, 60.0, 1.0);
-        me.velocity = (me.velocity + acceleration * dt).clamp_length_max(me.max_speed);
-        me.position += me.velocity * dt;
-        farthest = farthest.max(me.position.distance(home));
-        lowest_z = lowest_z.min(me.position.z - home.z);
-        highest_z = highest_z.max(me.position.z - home.z);
-    }
-    assert!(farthest < 80.0, "wandered {farthest} from home");
-    // It used the third dimension, not a plane.
-    assert!(
-        lowest_z < -15.0 && highest_z > 15.0,
-        "{lowest_z} {highest_z}"
-    );
-}
-
-#[test]
-fn the_turn_rate_is_never_exceeded_between_successive_headings() {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-    let (rate, dt) = (1.5, 0.1);
-    let mut velocity = Vector::X * 5.0;
-    for step in 0..5_000 {
-        // Wanting anywhere, often nearly straight back.
-        let wanted = flock_core3d::random_direction(&mut rng) * 6.0;
-        let next = limit_turn(velocity, wanted, rate, 100.0, dt);
-        assert!(next.is_finite());
-        let turned = angle_between(velocity, next);
-        assert!(turned <= rate * dt + 1e-4, "step {step}: turned {turned}");
-        // Within reach it turns all the way.
-        if angle_between(velocity, wanted) <= rate * dt {
-            assert!(angle_between(next, wanted) < 1e-3);
-        }
-        velocity = next;
-    }
-    // Exactly opposite headings still turn, by the limit, in some plane.
-    let back = limit_turn(Vector::Z, -Vector::Z, rate, 100.0, dt);
-    assert!(
-        (angle_between(Vector::Z, back) - rate * dt).abs() < 1e-4,
-        "{back}"
-    );
-    let up = limit_turn(Vector::Y, -Vector::Y, rate, 100.0, dt);
-    assert!(
-        (angle_between(Vector::Y, up) - rate * dt).abs() < 1e-4,
-        "{up}"
-    );
 }
 
 #[test]
@@ -241,42 +175,4 @@ fn spheres_and_boxes_in_the_way_are_flown_around() {
         push.z > 0.0 && push.x == 0.0 && push.y.abs() < 1e-6,
         "{push}"
     );
-}
-
-#[test]
-fn walls_push_inwards_along_every_axis() {
-    let bounds = Bounds::centered(Vector::splat(20.0));
-    for axis in 0..3 {
-        for sign in [1.0, -1.0] {
-            let mut heading = Vector::ZERO;
-            heading[axis] = sign;
-            let me = vehicle(heading * 8.0, heading * 5.0);
-            let force = avoid_walls(&me, &bounds, 4.0, 3.0);
-            assert!(
-                force[axis] * sign < 0.0,
-                "axis {axis}, sign {sign}: {force}"
-            );
-            assert_eq!(avoid_walls(&me, &bounds, 1.0, 3.0), Vector::ZERO);
-        }
-    }
-}
-
-#[test]
-fn a_tank_drives_on_the_ground_and_turns_about_the_up_axis_at_its_rate() {
-    use flock_core3d::group::{DriveState, drive};
-    // Facing -z (Bevy's forward), the target ahead and to the right (+x) on the ground.
-    let mut state = DriveState::facing(-Vector::Z);
-    let (rotate_speed, dt) = (20f32.to_radians(), 0.1);
-    let target = Vector::new(30.0, 0.0, -10.0);
-    let mut position = Vector::ZERO;
-    for _ in 0..300 {
-        let before = state.heading;
-        let velocity = drive(&mut state, target - position, 5.0, rotate_speed, dt);
-        position += velocity * dt;
-        assert_eq!(state.heading.y, 0.0, "the heading stays on the ground");
-        assert!((state.heading.length() - 1.0).abs() < 1e-5);
-        assert!(angle_between(before, state.heading) <= rotate_speed * dt + 1e-5);
-    }
-    assert!(position.distance(target) < 2.0, "{position}");
-    assert!(position.y.abs() < 1e-6);
 }
