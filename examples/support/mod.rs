@@ -1,5 +1,8 @@
-//! What every example shares: screenshots on request, for looking at a run without a person,
-//! and the tuning panel on request.
+//! What the examples share, 2D and 3D alike (the 3D ones include this folder by `#[path]`, and
+//! there `bevy_flock` is the 3D crate): the window, screenshots on request for looking at a run
+//! without a person, the tuning panel on request, the help line, keys and clicks the panel did
+//! not take, and the pieces that several scenes have in common (selecting and sending groups,
+//! switching avoidance, hunts, the stress readout).
 //!
 //! `FLOCK_SCREENSHOTS=dir` saves `dir/<example>-1.png` and `-2.png` two seconds apart (after a
 //! second of warm-up), then exits. Used under `xvfb-run` to check what a user would see.
