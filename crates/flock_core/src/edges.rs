@@ -42,7 +42,7 @@ pub fn wrap_point(point: Vector, bounds: &Bounds) -> Vector {
 /// its own: a `Vec3` goes to a call through memory, so an out-of-line call here (or in
 /// [`bring_back`], or the speed limit's) made the callers keep every boid's position and
 /// velocity on the stack, where writing a vector in parts and reading it whole stalls the
-/// store forwarding. The 3D move pass took 3.3 times as long (BENCHMARKS.md, stop 23).
+/// store forwarding. The 3D move pass took 3.3 times as long (BENCHMARKS.md, "What made it fast").
 #[inline(always)]
 fn wrap_outside(point: Vector, bounds: &Bounds) -> Vector {
     std::hint::cold_path();
