@@ -5,8 +5,9 @@ use bevy::prelude::*;
 use flock_core::Space;
 use flock_core::steering::{CollisionParams, avoid_collisions as collision_force};
 
+use crate::behaviours::SteeringForce;
 use crate::behaviours::reported::ReportedOnce;
-use crate::behaviours::{Steerers, SteeringForce, add_forces};
+use crate::behaviours::slicing::{SlicedAnswer, SlicedSteerers, Slices, add_sliced_forces};
 use crate::settings::ActiveFlockSettings;
 use crate::steer::Nearby;
 
@@ -16,10 +17,11 @@ use crate::steer::Nearby;
 /// flock index's candidates within reach (see [`CollisionParams::query_radius`]; the others
 /// are assumed no faster than the flock's `max_speed` or this boid's own), so the cost grows
 /// with the crowd's density, not its size. Parameters that are not finite and positive are
-/// reported once and steer nobody.
+/// reported once and steer nobody. Under [`TimeSlicing`](crate::behaviours::TimeSlicing), far
+/// boids predict only every few steps.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
-#[require(SteeringForce)]
+#[require(SteeringForce, SlicedAnswer<AvoidCollisions>)]
 pub struct AvoidCollisions {
     /// What counts as a collision, and how far ahead to look.
     pub params: CollisionParams,
@@ -31,12 +33,14 @@ pub(crate) fn avoid_collisions(
     settings: Res<ActiveFlockSettings>,
     mut nearby: Nearby,
     mut reported: Local<ReportedOnce>,
-    mut boids: Steerers<AvoidCollisions>,
+    mut slices: Slices,
+    mut boids: SlicedSteerers<AvoidCollisions>,
 ) {
     let config = &settings.0.config;
+    let plan = slices.plan();
     // Positions wrap in a periodic world: each neighbour is taken at its nearest image.
     let space = Space::of(config);
-    add_forces(&mut boids, config, |entity, me, behaviour| {
+    add_sliced_forces(&mut boids, config, &plan, |entity, me, behaviour| {
         let params = &behaviour.params;
         let valid = reported.check(entity, params.is_valid(), || {
             format!(

@@ -24,6 +24,7 @@ mod limits;
 mod pursuit;
 mod seek;
 mod sight_flock;
+mod slicing;
 mod species;
 mod target;
 mod wander;
@@ -49,6 +50,7 @@ pub use limits::{MotionLimits, TurnRate};
 pub use pursuit::{Evade, Pursue};
 pub use seek::{Arrive, Seek};
 pub use sight_flock::SightFlock;
+pub use slicing::{SlicingFocus, TimeSlicing};
 pub use species::{Hunt, SpeciesRelations};
 pub use target::Target;
 pub use wander::Wander;
@@ -93,6 +95,9 @@ pub(crate) fn add_behaviours(
         .register_type::<SpeciesRelations>()
         .init_resource::<SpeciesRelations>()
         .register_type::<AvoidCollisions>()
+        .register_type::<TimeSlicing>()
+        .register_type::<SlicingFocus>()
+        .init_resource::<TimeSlicing>()
         .register_type::<FollowFlowField>()
         .register_type::<FlockFlowField>()
         .register_type::<StayInside>()
