@@ -21,6 +21,7 @@ mod frame;
 mod leader;
 mod obstacles;
 mod offset_pursuit;
+mod orca;
 mod path;
 #[cfg(not(flock_3d))]
 mod polygon;
@@ -43,6 +44,10 @@ pub use frame::{level, local_to_world};
 pub use leader::{Leader, LeaderFollowParams, follow_leader, in_leader_way};
 pub use obstacles::{Rotation, Shape, avoid_obstacles, dodge, escape};
 pub use offset_pursuit::{Frame, arrive_moving, offset_pursue};
+pub use orca::{
+    HalfSpace, OrcaAgent, OrcaNeighbour, OrcaParams, OrcaScratch, STILL_SHARE,
+    STILL_SPEED_FRACTION, orca_velocity,
+};
 pub use path::{PathDirection, PathError, PathFollowParams, PathProjection, Polyline, follow_path};
 #[cfg(not(flock_3d))]
 pub use polygon::{Polygon, PolygonError};
