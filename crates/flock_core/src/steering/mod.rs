@@ -14,6 +14,7 @@ pub use crate::group::{DriveParams, DriveState, GroupParams, drive, group_direct
 
 mod collision_avoidance;
 mod containment;
+pub mod context;
 mod flee;
 mod flow_field;
 mod formation;

@@ -132,7 +132,12 @@ impl Shape {
 
     /// How far along `heading` from `position` the path first meets this shape grown by
     /// `clearance` (zero if it starts inside the grown shape), or `None` if it never does.
-    fn path_entry(&self, position: Vector, heading: Vector, clearance: f32) -> Option<f32> {
+    pub(crate) fn path_entry(
+        &self,
+        position: Vector,
+        heading: Vector,
+        clearance: f32,
+    ) -> Option<f32> {
         match self {
             &Oriented {
                 centre,
@@ -209,7 +214,7 @@ impl Shape {
     }
 
     /// The direction out of this shape for a point inside it, or `None` for a point outside.
-    fn way_out(&self, point: Vector) -> Option<Vector> {
+    pub(crate) fn way_out(&self, point: Vector) -> Option<Vector> {
         match self {
             &Oriented {
                 centre,
