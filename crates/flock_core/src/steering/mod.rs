@@ -27,8 +27,10 @@ mod path;
 #[cfg(not(flock_3d))]
 mod polygon;
 mod pursuit;
+mod queue;
 mod seek;
 mod turning;
+mod wall_follow;
 mod walls;
 mod wander;
 
@@ -53,8 +55,10 @@ pub use path::{PathDirection, PathError, PathFollowParams, PathProjection, Polyl
 #[cfg(not(flock_3d))]
 pub use polygon::{Polygon, PolygonError};
 pub use pursuit::{evade, predict, pursue};
+pub use queue::{QueueParams, QueueState, queue};
 pub use seek::{arrival_velocity, arrive, seek};
 pub use turning::limit_turn;
+pub use wall_follow::{Wall, WallFollowParams, WallPoint, WallSide, follow_wall};
 pub use walls::avoid_walls;
 pub use wander::{WanderHome, WanderJitter, WanderParams, WanderState, wander, wander_jitter};
 
