@@ -5,7 +5,6 @@ use std::time::Duration;
 
 use flock_core::{FlockConfig, Vector};
 
-use crate::device::block_on;
 use crate::error::GpuError;
 use crate::grid::{GridShape, MAX_CELLS};
 use crate::layout::{
