@@ -41,6 +41,7 @@ pub use behaviours::{AvoidCollisions, FlockFlowField, FollowFlowField, Pen, Stay
 pub use behaviours::{
     FlockPath, FollowLeader, FollowPath, Formation, FormationMember, OffsetPursuit,
 };
+pub use behaviours::{SteeringCombination, SteeringPriority};
 pub use clock::FlockClock;
 pub use components::{Acceleration, Boid, SteeringWeights, Velocity};
 #[cfg(flock_3d)]
@@ -92,6 +93,7 @@ pub mod prelude {
     pub use crate::{
         FlockPath, FollowLeader, FollowPath, Formation, FormationMember, OffsetPursuit,
     };
+    pub use crate::{SteeringCombination, SteeringPriority};
     #[cfg(all(feature = "render", flock_3d))]
     pub use crate::{bird_mesh, fish_mesh};
     pub use flock_core::Vector;
