@@ -42,6 +42,7 @@ pub use behaviours::{
     FlockPath, FollowLeader, FollowPath, Formation, FormationMember, OffsetPursuit,
 };
 pub use behaviours::{SlicingFocus, TimeSlicing};
+pub use behaviours::{SteeringCombination, SteeringPriority};
 pub use clock::FlockClock;
 pub use components::{Acceleration, Boid, SteeringWeights, Velocity};
 #[cfg(flock_3d)]
@@ -94,6 +95,7 @@ pub mod prelude {
         FlockPath, FollowLeader, FollowPath, Formation, FormationMember, OffsetPursuit,
     };
     pub use crate::{SlicingFocus, TimeSlicing};
+    pub use crate::{SteeringCombination, SteeringPriority};
     #[cfg(all(feature = "render", flock_3d))]
     pub use crate::{bird_mesh, fish_mesh};
     pub use flock_core::Vector;

@@ -4,7 +4,7 @@ use bevy::ecs::intern::Interned;
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
 
-use crate::behaviours::{add_behaviours, face_group_heading};
+use crate::behaviours::{add_behaviours, face_group_heading, start_combinations};
 use crate::clock::{FlockClock, flock_is_stepping, tick_clock};
 use crate::components::{Acceleration, Boid, SteeringWeights, Velocity};
 use crate::dimension::face_velocity;
@@ -198,7 +198,9 @@ impl Plugin for BoidsPlugin {
                     .before(FlockSystems::Snapshot),
                 snapshot_boids.in_set(FlockSystems::Snapshot),
                 build_index.in_set(FlockSystems::Index),
-                steer_boids.in_set(FlockSystems::Steer),
+                (start_combinations, steer_boids)
+                    .chain()
+                    .in_set(FlockSystems::Steer),
                 integrate_boids.in_set(FlockSystems::Integrate),
                 apply_boid_edges.in_set(FlockSystems::Edges),
                 face_velocity.in_set(FlockSystems::TransformSync),

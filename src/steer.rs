@@ -10,7 +10,8 @@ use flock_core::{
     AnyIndex, Executor, NeighbourIndex, NeighbourStats, RuleWeights, StepConstants, Vector,
 };
 
-use crate::components::{Acceleration, Boid, Species, SteeringWeights, Velocity};
+use crate::behaviours::{SteeringCombination, SteeringPriority};
+use crate::components::{Acceleration, Boid, Species, SteeringForce, SteeringWeights, Velocity};
 use crate::dimension::position_of;
 use crate::parallel::compute_pool;
 use crate::settings::ActiveFlockSettings;
@@ -320,7 +321,14 @@ pub(crate) fn build_index(mut buffers: ResMut<FlockBuffers>, settings: Res<Activ
 pub(crate) fn steer_boids(
     mut buffers: ResMut<FlockBuffers>,
     settings: Res<ActiveFlockSettings>,
-    mut accelerations: Query<(Entity, &mut Acceleration), With<Boid>>,
+    mut accelerations: Query<
+        (Entity, &mut Acceleration),
+        (With<Boid>, Without<SteeringCombination>),
+    >,
+    mut combining: Query<
+        (Entity, &mut Acceleration, &mut SteeringForce),
+        (With<Boid>, With<SteeringCombination>),
+    >,
 ) {
     let started = Instant::now();
     let config = &settings.0.config;
@@ -360,15 +368,27 @@ pub(crate) fn steer_boids(
     // In parallel chunks: each boid finds its force through its entity's slot (a boid spawned
     // since the snapshot has none; one despawned is not visited).
     let (entities, forces, slots) = (&buffers.entities, &buffers.forces, &buffers.slot_of_entity);
+    let force_of = |entity: Entity| {
+        let &slot = slots.get(entity.index_u32() as usize)?;
+        (entities.get(slot as usize) == Some(&entity)).then(|| forces[slot as usize])
+    };
     let mass = config.mass;
     accelerations
         .par_iter_mut()
         .for_each(|(entity, mut acceleration)| {
-            let Some(&slot) = slots.get(entity.index_u32() as usize) else {
-                return;
-            };
-            if entities.get(slot as usize) == Some(&entity) {
-                acceleration.0 += forces[slot as usize] / mass;
+            if let Some(force) = force_of(entity) {
+                acceleration.0 += force / mass;
             }
         });
+    // A prioritised boid's flocking force is one of its behaviour forces.
+    for (entity, mut acceleration, mut steering) in &mut combining {
+        let Some(force) = force_of(entity) else {
+            continue;
+        };
+        if steering.combination().is_prioritised() {
+            steering.add(SteeringPriority::Flocking, force);
+        } else {
+            acceleration.0 += force / mass;
+        }
+    }
 }

@@ -104,7 +104,7 @@ fn a_despawned_pursuit_target_stops_the_pursuit_without_losing_the_pursuer() {
     let after = velocity(&app, hunter);
     assert!(after.is_finite());
     assert_eq!(
-        app.world().get::<SteeringForce>(hunter).unwrap().0,
+        app.world().get::<SteeringForce>(hunter).unwrap().sum(),
         Vector::ZERO,
         "the force is used up each step"
     );

@@ -8,7 +8,7 @@ use flock_core::Vector;
 use flock_core::steering::{Vehicle, dodge, escape};
 
 use crate::behaviours::reported::ReportedOnce;
-use crate::behaviours::{Steerers, SteeringForce, vehicle};
+use crate::behaviours::{Steerers, SteeringForce, SteeringPriority, vehicle};
 use crate::settings::ActiveFlockSettings;
 
 /// Steer around avian colliders in the path, as [`AvoidObstacles`](crate::AvoidObstacles)
@@ -134,7 +134,7 @@ pub(crate) fn avoid_colliders(
         let filter = SpatialQueryFilter::from_mask(avoid.layers).with_excluded_entities([entity]);
         let force = collider_force(spatial, &me, ball, avoid, &filter);
         if force.is_finite() {
-            sum.0 += avoid.weight * force;
+            sum.add(SteeringPriority::AvoidColliders, avoid.weight * force);
         }
     }
 }

@@ -9,7 +9,7 @@ use flock_core::steering::{FormationShape, arrive_moving, assign_slots, formatio
 use crate::behaviours::frame::frame_of;
 use crate::behaviours::reported::ReportedOnce;
 use crate::behaviours::target::Bodies;
-use crate::behaviours::{SteererQuery, SteeringForce, vehicle};
+use crate::behaviours::{SteererQuery, SteeringForce, SteeringPriority, vehicle};
 use crate::dimension::position_of;
 use crate::settings::ActiveFlockSettings;
 
@@ -180,7 +180,7 @@ pub(crate) fn steer_formations(
                     member.slow_radius,
                     member.max_look_ahead,
                 );
-                sum.0 += member.weight * force;
+                sum.add(SteeringPriority::Formation, member.weight * force);
             }
         }
     }

@@ -8,6 +8,7 @@ use flock_core::Vector;
 use flock_core::steering::Vehicle;
 
 use crate::behaviours::SteeringForce;
+use crate::behaviours::priority::Prioritised;
 use crate::components::Velocity;
 use crate::dimension::position_of;
 
@@ -139,7 +140,7 @@ pub(crate) type Steerers<'w, 's, B> = SteererQuery<'w, 's, &'static B>;
 /// Adds each steerer's weighted behaviour force, as `force(entity, vehicle, behaviour)`
 /// computes it (`None`: no force this step, e.g. a target that is gone), to its
 /// [`SteeringForce`].
-pub(crate) fn add_forces<B: Component>(
+pub(crate) fn add_forces<B: Prioritised>(
     steerers: &mut Steerers<B>,
     config: &FlockConfig,
     mut force: impl FnMut(Entity, &Vehicle, &B) -> Option<Vector>,
@@ -147,7 +148,7 @@ pub(crate) fn add_forces<B: Component>(
     for (entity, transform, velocity, limits, behaviour, mut sum) in steerers {
         let me = vehicle(transform, velocity, limits, config);
         if let Some(force) = force(entity, &me, behaviour) {
-            sum.0 += force;
+            sum.add(B::PRIORITY, force);
         }
     }
 }

@@ -21,6 +21,7 @@ mod flee;
 mod flow_field;
 mod group;
 mod limits;
+mod priority;
 mod pursuit;
 mod seek;
 mod sight_flock;
@@ -47,6 +48,7 @@ pub use flee::Flee;
 pub use flow_field::{FlockFlowField, FollowFlowField};
 pub use group::{BoidGroup, GroupMember};
 pub use limits::{MotionLimits, TurnRate};
+pub use priority::{SteeringCombination, SteeringPriority};
 pub use pursuit::{Evade, Pursue};
 pub use seek::{Arrive, Seek};
 pub use sight_flock::SightFlock;
@@ -63,7 +65,7 @@ pub use path::{FlockPath, FollowPath};
 // The snapshot reads a boid's species, so the component lives below, in `steer`.
 pub use crate::components::Species;
 
-pub(crate) use combine::combine_steering;
+pub(crate) use combine::{combine_steering, start_combinations};
 pub(crate) use group::face_group_heading;
 pub(crate) use limits::{SteererQuery, Steerers, add_forces, vehicle};
 use target::steer_by_targets;
@@ -79,6 +81,8 @@ pub(crate) fn add_behaviours(
     app.register_type::<SteeringForce>()
         .register_type::<MotionLimits>()
         .register_type::<TurnRate>()
+        .register_type::<SteeringCombination>()
+        .register_type::<SteeringPriority>()
         .register_type::<Seek>()
         .register_type::<SightFlock>()
         .register_type::<Arrive>()

@@ -8,6 +8,7 @@ use bevy::prelude::*;
 use flock_core::steering::Vehicle;
 use flock_core::{FlockConfig, Vector};
 
+use crate::behaviours::priority::Prioritised;
 use crate::behaviours::{SteererQuery, vehicle};
 use crate::clock::FlockClock;
 use crate::dimension::position_of;
@@ -163,7 +164,7 @@ pub(crate) type SlicedSteerers<'w, 's, B> =
 /// As [`crate::behaviours::add_forces`], for a costly behaviour: `force` runs only for the
 /// boids `plan` says are due (and for any without an answer yet); the others add the force
 /// they found last time.
-pub(crate) fn add_sliced_forces<B: Component>(
+pub(crate) fn add_sliced_forces<B: Prioritised>(
     steerers: &mut SlicedSteerers<B>,
     config: &FlockConfig,
     plan: &SlicePlan,
@@ -176,7 +177,7 @@ pub(crate) fn add_sliced_forces<B: Component>(
             // No force this step (a missing target, invalid params) is remembered as zero.
             answer.force = Some(force(entity, &me, behaviour).unwrap_or(Vector::ZERO));
         }
-        sum.0 += answer.force.unwrap_or(Vector::ZERO);
+        sum.add(B::PRIORITY, answer.force.unwrap_or(Vector::ZERO));
     }
 }
 

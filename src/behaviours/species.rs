@@ -6,7 +6,7 @@ use flock_core::Space;
 use flock_core::Vector;
 use flock_core::steering::{Vehicle, flee_all, pursue};
 
-use crate::behaviours::{MotionLimits, SteeringForce};
+use crate::behaviours::{MotionLimits, SteeringForce, SteeringPriority};
 use crate::settings::ActiveFlockSettings;
 use crate::steer::FlockBuffers;
 
@@ -74,7 +74,10 @@ pub(crate) fn hunt_and_escape(
                         species[other] == hunt.predator
                     })
                     .map(seen);
-                force.0 += hunt.flee_weight * flee_all(&me, threats, hunt.flee_radius);
+                force.add(
+                    SteeringPriority::Escape,
+                    hunt.flee_weight * flee_all(&me, threats, hunt.flee_radius),
+                );
             }
             if kind == hunt.predator {
                 let nearest = buffers
@@ -90,7 +93,10 @@ pub(crate) fn hunt_and_escape(
                     });
                 if let Some((at, velocity)) = nearest {
                     let look_ahead = hunt.max_look_ahead.max(0.0);
-                    force.0 += hunt.chase_weight * pursue(&me, at, velocity, look_ahead);
+                    force.add(
+                        SteeringPriority::Chase,
+                        hunt.chase_weight * pursue(&me, at, velocity, look_ahead),
+                    );
                 }
             }
         }

@@ -5,6 +5,7 @@ use flock_core::Vector;
 
 use flock_core::steering::Vehicle;
 
+use crate::behaviours::priority::Prioritised;
 use crate::behaviours::{Steerers, add_forces};
 use crate::components::Velocity;
 use crate::dimension::position_of;
@@ -53,7 +54,7 @@ pub(crate) trait TargetBehaviour: Component {
 }
 
 /// Adds the force of behaviour `B` to each boid that has it.
-pub(crate) fn steer_by_targets<B: TargetBehaviour>(
+pub(crate) fn steer_by_targets<B: TargetBehaviour + Prioritised>(
     settings: Res<ActiveFlockSettings>,
     bodies: Bodies,
     mut steerers: Steerers<B>,

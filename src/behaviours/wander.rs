@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 use flock_core::steering::{WanderParams, WanderState, wander as wander_force, wander_jitter};
 
-use crate::behaviours::{MotionLimits, SteeringForce, vehicle};
+use crate::behaviours::{MotionLimits, SteeringForce, SteeringPriority, vehicle};
 use crate::components::Velocity;
 use crate::rng::FlockRng;
 use crate::settings::ActiveFlockSettings;
@@ -54,6 +54,9 @@ pub(crate) fn wander(
             weight,
             angle,
         } = &mut *behaviour;
-        force.0 += *weight * wander_force(&me, angle, params, jitter);
+        force.add(
+            SteeringPriority::Wander,
+            *weight * wander_force(&me, angle, params, jitter),
+        );
     }
 }
