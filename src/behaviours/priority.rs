@@ -202,8 +202,8 @@ mod tests {
             &mut entries,
             5.0,
         );
-        // Flee first, whole (3); Seek gets what is left of the budget (4), in its direction.
-        assert!((force - planar(3.0, 4.0)).length() < 1e-5, "{force}");
+        // Flee first, whole (3); Seek gets what is left of the budget (5 - 3), in its direction.
+        assert!((force - planar(3.0, 2.0)).length() < 1e-5, "{force}");
     }
 
     #[test]

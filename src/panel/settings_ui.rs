@@ -4,7 +4,7 @@
 //! detection on [`FlockSettings`] still means "a setting changed".
 
 use bevy_egui::egui::{self, ComboBox, DragValue, Slider, Ui};
-use flock_core::{EdgeMode, ForceLimit, IndexKind, SpeedMode};
+use flock_core::{EdgeMode, ForceLimit, IndexKind, Neighbours, SpeedMode};
 
 use crate::settings::{BoundsSource, FlockSettings};
 
@@ -131,6 +131,27 @@ pub(crate) fn settings_ui(ui: &mut Ui, settings: &mut FlockSettings) {
             (IndexKind::BruteForce, "brute force"),
         ],
     );
+    neighbours_ui(ui, &mut settings.config.neighbours);
+}
+
+/// All neighbours within the radii, or only the `k` nearest (starlings attend to about 7).
+fn neighbours_ui(ui: &mut Ui, neighbours: &mut Neighbours) {
+    ui.horizontal(|ui| {
+        let mut topological = neighbours.nearest().is_some();
+        ui.checkbox(&mut topological, "only the nearest");
+        match (topological, *neighbours) {
+            (false, _) => *neighbours = Neighbours::Metric,
+            (true, Neighbours::Metric) => *neighbours = Neighbours::Nearest { k: 7 },
+            (true, Neighbours::Nearest { .. }) => {}
+        }
+        if let Neighbours::Nearest { k } = neighbours {
+            ui.add(
+                DragValue::new(k)
+                    .range(1..=Neighbours::MAX_NEAREST)
+                    .prefix("k "),
+            );
+        }
+    });
 }
 
 /// A drop-down of named values.

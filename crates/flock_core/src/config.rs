@@ -63,6 +63,45 @@ pub enum IndexKind {
     BruteForce,
 }
 
+/// Which of the boids within the rules' radii a boid flocks with.
+///
+/// Starlings attend to their six or seven nearest neighbours whatever the distance between them
+/// (Ballerini et al., "Interaction ruling animal collective behavior depends on topological
+/// rather than metric distance", PNAS 2008). Here the nearest are sought within the largest
+/// rule radius, the perception radius: a neighbour farther than that is never seen, so every
+/// index keeps its usual query and the grid its stencil. With a radius wide enough for the
+/// flock's density this is Ballerini's topological rule; with a narrower one it is a cap on the
+/// neighbours counted within the radius, the nearest kept.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Neighbours {
+    /// Every boid within each rule's radius (Reynolds' and the source documents' rule).
+    #[default]
+    Metric,
+    /// Only the `k` nearest boids within the largest rule radius (among those in view), nearer
+    /// first and, at equal distances, lower index first, so every index picks the same ones;
+    /// each rule then counts those of them inside its own radius.
+    Nearest {
+        /// How many, from 1 to [`Neighbours::MAX_NEAREST`].
+        k: u32,
+    },
+}
+
+impl Neighbours {
+    /// The largest `k` [`FlockConfig::validate`] accepts: more than any flock attends to (the
+    /// starlings' 7), small enough that choosing them stays a short partial sort.
+    pub const MAX_NEAREST: u32 = 1024;
+
+    /// How many nearest neighbours count, or `None` for all within the radii.
+    pub fn nearest(&self) -> Option<u32> {
+        match *self {
+            Self::Metric => None,
+            Self::Nearest { k } => Some(k),
+        }
+    }
+}
+
 /// The weight of each flocking rule in the sum of forces.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
@@ -161,6 +200,10 @@ pub struct FlockConfig {
     pub wrap_neighbours: bool,
     /// The neighbour index.
     pub index: IndexKind,
+    /// Which boids within the radii count: all, or only the nearest (topological neighbours).
+    /// Settings written before it existed load as [`Neighbours::Metric`].
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub neighbours: Neighbours,
 }
 
 impl Default for FlockConfig {
@@ -219,7 +262,8 @@ impl FlockConfig {
     ///
     /// Refused: a non-finite number anywhere; a negative radius; a max speed, max force,
     /// response time or mass of zero or less; a min speed below zero or above max speed; a view
-    /// angle outside (0, 360]; bounds with no width, height (or depth, in 3D); magnitudes
+    /// angle outside (0, 360]; bounds with no width, height (or depth, in 3D); a number of
+    /// nearest neighbours outside 1 to [`Neighbours::MAX_NEAREST`]; magnitudes
     /// beyond [`FlockConfig::MAX_MAGNITUDE`] or [`FlockConfig::MAX_WEIGHT`], and response time
     /// or mass below [`FlockConfig::MIN_TIME_AND_MASS`], where f32 arithmetic would overflow.
     pub fn validate(&self) -> Result<(), ConfigError> {
@@ -292,6 +336,15 @@ impl FlockConfig {
             if size[axis] <= 0.0 {
                 return Err(ConfigError::new("bounds", size[axis], fields.empty));
             }
+        }
+        if let Some(k) = self.neighbours.nearest()
+            && !(1..=Neighbours::MAX_NEAREST).contains(&k)
+        {
+            return Err(ConfigError::new(
+                "neighbours.k",
+                k as f32,
+                "must be from 1 to 1024 (Neighbours::MAX_NEAREST)",
+            ));
         }
         Ok(())
     }

@@ -53,7 +53,9 @@ mod sight;
 mod space;
 pub mod steering;
 
-pub use config::{ConfigError, EdgeMode, FlockConfig, IndexKind, RuleWeights, SpeedMode};
+pub use config::{
+    ConfigError, EdgeMode, FlockConfig, IndexKind, Neighbours, RuleWeights, SpeedMode,
+};
 pub use edges::{apply_edge, jump_point, wrap_point};
 pub use flock::Flock;
 pub use index::{AnyIndex, BruteForce, Grid, KdTree, NeighbourIndex};
@@ -66,7 +68,7 @@ pub use parallel::{Executor, ScopedThreads, Serial};
 pub use presets::DOCUMENT_FPS;
 pub use rules::{
     NeighbourStats, RESCALE_DEAD_ZONE, RuleForces, RuleSums, StepConstants, compute_forces,
-    rule_forces,
+    keep_nearest, rule_forces,
 };
 pub use space::Space;
 

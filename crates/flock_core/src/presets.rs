@@ -6,7 +6,9 @@
 //! as its document does per frame. `docs/seeds.md` lists, number by number, what each document
 //! gives and what is ours.
 
-use crate::config::{Bounds, EdgeMode, FlockConfig, ForceLimit, IndexKind, RuleWeights, SpeedMode};
+use crate::config::{
+    Bounds, EdgeMode, FlockConfig, ForceLimit, IndexKind, Neighbours, RuleWeights, SpeedMode,
+};
 use crate::math::world_size;
 
 /// The documents' frame rate.
@@ -46,6 +48,7 @@ impl FlockConfig {
             bounds: Bounds::default(),
             wrap_neighbours: true,
             index: IndexKind::default(),
+            neighbours: Neighbours::Metric,
         }
     }
 
@@ -70,6 +73,7 @@ impl FlockConfig {
             bounds: Bounds::centered(world_size(20.0, 10.0)),
             wrap_neighbours: false,
             index: IndexKind::default(),
+            neighbours: Neighbours::Metric,
         }
     }
 

@@ -31,6 +31,10 @@ pub struct StepConstants {
     pub(crate) response_time: f32,
     /// With [`ForceLimit::Rescale`], forces no longer than this give no force (squared).
     pub(crate) dead_zone_squared: f32,
+    /// How many nearest neighbours count ([`Neighbours::Nearest`]); `None`: all in the radii.
+    ///
+    /// [`Neighbours::Nearest`]: crate::Neighbours::Nearest
+    pub(crate) nearest: Option<u32>,
 }
 
 /// The Unity port of Processing's *Flocking* writes `steer.normalized * maxforce`, and Unity's
@@ -59,6 +63,7 @@ impl StepConstants {
             response_time: config.response_time,
             dead_zone_squared: (RESCALE_DEAD_ZONE * config.max_speed / config.response_time)
                 .powi(2),
+            nearest: config.neighbours.nearest(),
         }
     }
 }
@@ -219,14 +224,8 @@ pub fn rule_forces(
         if distance_squared == 0.0 {
             continue;
         }
-        if let Some(cos_half_view) = constants.cos_half_view {
-            // Inside the cone when the angle to the heading is at most half the view angle;
-            // a boid at rest has no heading and sees all around.
-            if heading != Vector::ZERO
-                && offset.dot(heading) < cos_half_view * distance_squared.sqrt()
-            {
-                continue;
-            }
+        if !in_view(offset, distance_squared, heading, constants) {
+            continue;
         }
         let mut counted = false;
         if distance_squared < constants.separation_radius_squared {
@@ -251,6 +250,63 @@ pub fn rule_forces(
     sums.velocity_sum = narrow(velocity_sum);
     sums.offset_sum = narrow(offset_sum);
     sums.into_forces(velocity, constants)
+}
+
+/// Whether a boid heading along `heading` sees a neighbour at `offset` (`distance_squared`
+/// away): inside the cone when the angle to the heading is at most half the view angle; a boid
+/// at rest has no heading and sees all around.
+#[inline]
+fn in_view(
+    offset: Vector,
+    distance_squared: f32,
+    heading: Vector,
+    constants: &StepConstants,
+) -> bool {
+    match constants.cos_half_view {
+        Some(cos_half_view) if heading != Vector::ZERO => {
+            offset.dot(heading) >= cos_half_view * distance_squared.sqrt()
+        }
+        _ => true,
+    }
+}
+
+/// Keeps of `candidates` (from any index) only the `k` nearest boids that `me` sees within the
+/// query radius, nearer first, then lower index: [`Neighbours::Nearest`]'s choice. They are
+/// left in ascending order of index, as every index gives its candidates, so every index leads
+/// to the same sums in [`rule_forces`]. `ranked` is room for the ranking, reused between calls.
+///
+/// [`Neighbours::Nearest`]: crate::Neighbours::Nearest
+pub fn keep_nearest(
+    me: usize,
+    positions: &[Vector],
+    velocities: &[Vector],
+    constants: &StepConstants,
+    k: u32,
+    candidates: &mut Vec<u32>,
+    ranked: &mut Vec<(f32, u32)>,
+) {
+    let position = positions[me];
+    let heading = usable_velocity(velocities[me]).normalize_or_zero();
+    let reach_squared = constants.query_radius * constants.query_radius;
+    ranked.clear();
+    ranked.extend(candidates.iter().filter_map(|&other| {
+        let offset = constants.space.delta(position, positions[other as usize]);
+        let distance_squared = offset.length_squared();
+        // The boids `rule_forces` would count (a position that is not finite fails the reach).
+        let counted = other as usize != me
+            && distance_squared > 0.0
+            && distance_squared < reach_squared
+            && in_view(offset, distance_squared, heading, constants);
+        counted.then_some((distance_squared, other))
+    }));
+    let k = k as usize;
+    if ranked.len() > k {
+        ranked.select_nth_unstable_by(k - 1, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        ranked.truncate(k);
+    }
+    candidates.clear();
+    candidates.extend(ranked.iter().map(|&(_, other)| other));
+    candidates.sort_unstable();
 }
 
 /// A velocity as the rules read it: one that is not finite (written by other code; the kernel
@@ -281,7 +337,10 @@ pub struct NeighbourStats {
 /// in nor on the number of threads.
 ///
 /// This is the path for any [`NeighbourIndex`]; [`AnyIndex::compute_forces`] takes the grid's
-/// faster path where it applies.
+/// faster path where it applies. With [`Neighbours::Nearest`], every index takes this path:
+/// each boid's candidates are ranked and the nearest kept before its sums.
+///
+/// [`Neighbours::Nearest`]: crate::Neighbours::Nearest
 ///
 /// [`AnyIndex::compute_forces`]: crate::AnyIndex::compute_forces
 ///
@@ -307,14 +366,25 @@ pub fn compute_forces(
     let candidates = AtomicU64::new(0);
     let chunk_len = chunk_len_for(positions.len(), executor.threads());
     executor.for_each_chunk(forces, chunk_len, |start, chunk| {
-        let mut found = Vec::new();
+        let (mut found, mut ranked) = (Vec::new(), Vec::new());
         let (mut chunk_neighbours, mut chunk_candidates) = (0u64, 0u64);
         for (me, force) in (start..).zip(chunk.iter_mut()) {
             index.candidates(positions[me], constants.query_radius, &mut found);
+            chunk_candidates += found.len() as u64;
+            if let Some(k) = constants.nearest {
+                keep_nearest(
+                    me,
+                    positions,
+                    velocities,
+                    constants,
+                    k,
+                    &mut found,
+                    &mut ranked,
+                );
+            }
             let forces = rule_forces(me, positions, velocities, &found, constants);
             *force = forces.weighted(&weights[me]);
             chunk_neighbours += u64::from(forces.neighbours);
-            chunk_candidates += found.len() as u64;
         }
         neighbours.fetch_add(chunk_neighbours, Ordering::Relaxed);
         candidates.fetch_add(chunk_candidates, Ordering::Relaxed);

@@ -12,7 +12,8 @@
 
 use flock_core::{
     AnyIndex, Bounds, EdgeMode, Flock, FlockConfig, ForceLimit, IndexKind, NeighbourIndex,
-    RuleWeights, ScopedThreads, Serial, SpeedMode, StepConstants, Vector, rule_forces,
+    Neighbours, RuleWeights, ScopedThreads, Serial, SpeedMode, StepConstants, Vector, keep_nearest,
+    rule_forces,
 };
 use proptest::prelude::*;
 
@@ -73,6 +74,7 @@ prop_compose! {
         bounds in bounds(),
         wrap_neighbours in any::<bool>(),
         index in prop_oneof![Just(IndexKind::Grid), Just(IndexKind::KdTree), Just(IndexKind::BruteForce)],
+        neighbours in prop_oneof![Just(Neighbours::Metric), (1u32..=20).prop_map(|k| Neighbours::Nearest { k })],
     ) -> FlockConfig {
         let speed_mode = match min_speed_fraction {
             None => SpeedMode::Constant,
@@ -94,6 +96,7 @@ prop_compose! {
             bounds,
             wrap_neighbours,
             index,
+            neighbours,
         }
     }
 }
@@ -196,7 +199,8 @@ fn weighted_force_limit(config: &FlockConfig) -> f32 {
     config.max_force * (w.separation.abs() + w.alignment.abs() + w.cohesion.abs())
 }
 
-/// Every boid's rule forces by brute force (the f64 reference), each boid against all.
+/// Every boid's rule forces by brute force (the f64 reference), each boid against all (or its
+/// nearest, for topological neighbours).
 fn brute_forces(
     config: &FlockConfig,
     positions: &[Vector],
@@ -204,8 +208,23 @@ fn brute_forces(
 ) -> Vec<flock_core::RuleForces> {
     let constants = StepConstants::new(config);
     let everyone: Vec<u32> = (0..positions.len() as u32).collect();
+    let (mut chosen, mut ranked) = (Vec::new(), Vec::new());
     (0..positions.len())
-        .map(|me| rule_forces(me, positions, velocities, &everyone, &constants))
+        .map(|me| {
+            chosen.clone_from(&everyone);
+            if let Some(k) = config.neighbours.nearest() {
+                keep_nearest(
+                    me,
+                    positions,
+                    velocities,
+                    &constants,
+                    k,
+                    &mut chosen,
+                    &mut ranked,
+                );
+            }
+            rule_forces(me, positions, velocities, &chosen, &constants)
+        })
         .collect()
 }
 

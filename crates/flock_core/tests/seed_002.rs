@@ -4,7 +4,8 @@
 //! borders that jump to the opposite edge.
 
 use flock_core::{
-    Bounds, EdgeMode, Flock, FlockConfig, ForceLimit, IndexKind, RuleWeights, SpeedMode, Vector,
+    Bounds, EdgeMode, Flock, FlockConfig, ForceLimit, IndexKind, Neighbours, RuleWeights,
+    SpeedMode, Vector,
 };
 
 const MAX_SPEED: f32 = 0.02;
@@ -35,6 +36,7 @@ fn seed_config(index: IndexKind) -> FlockConfig {
         bounds: Bounds::centered(Vector::new(20.0, 10.0)),
         wrap_neighbours: false,
         index,
+        neighbours: Neighbours::Metric,
     }
 }
 

@@ -5,7 +5,7 @@
 
 use flock_core::{Flock as Flock2, FlockConfig as Config2, Vector as V2};
 use flock_core3d::{
-    AnyIndex, Bounds, EdgeMode, Flock, FlockConfig, IndexKind, NeighbourIndex, Serial,
+    AnyIndex, Bounds, EdgeMode, Flock, FlockConfig, IndexKind, NeighbourIndex, Neighbours, Serial,
     StepConstants, Vector,
 };
 
@@ -52,6 +52,10 @@ fn lifted_config(config: &Config2, depth: f32) -> FlockConfig {
             flock_core::IndexKind::Grid => IndexKind::Grid,
             flock_core::IndexKind::KdTree => IndexKind::KdTree,
             flock_core::IndexKind::BruteForce => IndexKind::BruteForce,
+        },
+        neighbours: match config.neighbours {
+            flock_core::Neighbours::Metric => Neighbours::Metric,
+            flock_core::Neighbours::Nearest { k } => Neighbours::Nearest { k },
         },
     }
 }

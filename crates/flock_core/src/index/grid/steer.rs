@@ -175,7 +175,10 @@ impl Grid {
     /// positions this grid was last rebuilt over and their `velocities`, split over
     /// `executor`'s threads. Returns the neighbour and candidate counts.
     ///
-    /// Worlds that wrap with fewer than three cells across fall back to the candidate path.
+    /// Worlds that wrap with fewer than three cells across, and flocks that count only their
+    /// nearest neighbours ([`Neighbours::Nearest`]), take the candidate path.
+    ///
+    /// [`Neighbours::Nearest`]: crate::Neighbours::Nearest
     pub fn compute_forces(
         &mut self,
         constants: &StepConstants,
@@ -235,7 +238,7 @@ impl Grid {
         assert_eq!(velocities.len(), count, "one velocity per boid");
         assert_eq!(weights.len(), count, "one set of weights per boid");
         assert_eq!(forces.len(), count, "one force per boid");
-        if !self.layout.supports_runs() {
+        if !self.layout.supports_runs() || constants.nearest.is_some() {
             return compute_forces(
                 &*self, constants, positions, velocities, weights, forces, executor,
             );
