@@ -48,6 +48,13 @@ pub struct BenchArgs {
     /// Seed of the random initial flocks.
     #[arg(long, default_value_t = 1)]
     pub(crate) seed: u64,
+    /// Instead of the tables above: the GPU kernel (flock_gpu) on the system's adapter, beside
+    /// the CPU kernel's grid, at `--gpu-sizes` with 32 neighbours.
+    #[arg(long)]
+    gpu: bool,
+    /// Flock sizes for the `--gpu` table.
+    #[arg(long, value_delimiter = ',', default_value = "100k,1M", value_parser = parse_boid_count)]
+    gpu_sizes: Vec<usize>,
 }
 
 /// The 2D benchmark world (see [`crate::dim2::kernel_bench::bench_config`]): the plugin's
@@ -78,6 +85,12 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
          seed {}, median of up to {} timed steps ({} s budget) after {} warm-up steps",
         args.seed, args.steps, args.seconds, args.warmup
     );
+    if args.gpu {
+        for &dims in &args.dims {
+            gpu_table(args, &kernel_pool, dims, threads)?;
+        }
+        return Ok(());
+    }
     for &dims in &args.dims {
         kernel_tables(args, &kernel_pool, dims, threads);
     }
@@ -203,6 +216,70 @@ fn kernel_tables(args: &BenchArgs, pool: &TaskPool, dims: usize, threads: usize)
             );
         }
     }
+}
+
+/// The GPU kernel against the CPU kernel's grid in `dims` dimensions, same worlds and starts.
+fn gpu_table(args: &BenchArgs, pool: &TaskPool, dims: usize, threads: usize) -> Result<(), String> {
+    const NEIGHBOURS: u32 = 32;
+    let gpu = if dims == 3 {
+        GpuBench::Three(crate::dim3::gpu_bench::GpuBench::new()?)
+    } else {
+        GpuBench::Two(crate::dim2::gpu_bench::GpuBench::new()?)
+    };
+    let adapter = match &gpu {
+        GpuBench::Two(gpu) => &gpu.adapter,
+        GpuBench::Three(gpu) => &gpu.adapter,
+    };
+    println!(
+        "\n{dims}D GPU kernel (`GpuFlock`, grid rebuilt on the device every step) on {adapter}, \
+         beside the CPU kernel (grid, {threads} threads), {NEIGHBOURS} neighbours:\n"
+    );
+    println!(
+        "| boids | GPU steps/s | GPU ms/step | CPU steps/s | CPU ms/step | GPU / CPU | GPU boid-updates/s |"
+    );
+    println!("|---:|---:|---:|---:|---:|---:|---:|");
+    for &count in &args.gpu_sizes {
+        let (gpu_step, cpu_step) = match &gpu {
+            GpuBench::Two(gpu) => (
+                gpu.measure(args, count, NEIGHBOURS)?,
+                crate::dim2::kernel_bench::measure_kernel(
+                    args,
+                    pool,
+                    count,
+                    NEIGHBOURS,
+                    IndexKind::Grid,
+                ),
+            ),
+            GpuBench::Three(gpu) => (
+                gpu.measure(args, count, NEIGHBOURS)?,
+                crate::dim3::kernel_bench::measure_kernel(
+                    args,
+                    pool,
+                    count,
+                    NEIGHBOURS,
+                    dim3_index(IndexKind::Grid),
+                ),
+            ),
+        };
+        let cpu_step = cpu_step.step;
+        println!(
+            "| {} | {:.1} | {:.2} | {:.1} | {:.2} | {:.2}x | {} |",
+            format_count(count),
+            1.0 / gpu_step.as_secs_f64(),
+            millis(gpu_step),
+            1.0 / cpu_step.as_secs_f64(),
+            millis(cpu_step),
+            cpu_step.as_secs_f64() / gpu_step.as_secs_f64(),
+            format_rate(count as f64 / gpu_step.as_secs_f64()),
+        );
+    }
+    Ok(())
+}
+
+/// The GPU benchmark of one dimension.
+enum GpuBench {
+    Two(crate::dim2::gpu_bench::GpuBench),
+    Three(crate::dim3::gpu_bench::GpuBench),
 }
 
 /// The 3D kernel's name for an index.

@@ -5,6 +5,7 @@
 pub use bevy_flock as plugin;
 pub use bevy_flock::{FlockSettings as Settings, TaskPoolExecutor as PoolExecutor};
 pub use flock_core as kernel;
+pub use flock_gpu as gpu_kernel;
 
 /// The other dimension, for naming its files when they are given to this one.
 pub use crate::dim3 as other;

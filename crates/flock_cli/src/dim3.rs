@@ -5,6 +5,7 @@
 pub use bevy_flock3d as plugin;
 pub use bevy_flock3d::{FlockSettings as Settings, TaskPoolExecutor as PoolExecutor};
 pub use flock_core3d as kernel;
+pub use flock_gpu3d as gpu_kernel;
 
 /// The other dimension, for naming its files when they are given to this one.
 pub use crate::dim2 as other;

@@ -2,7 +2,7 @@
 //! scenarios that `cargo bench` shares with `flock bench`.
 
 /// Declares the modules under `dim/`: [`dim2`] and [`dim3`] each compile them once, over the
-/// crates they name `kernel`, `plugin`, `Settings` and `PoolExecutor`.
+/// crates they name `kernel`, `gpu_kernel`, `plugin`, `Settings` and `PoolExecutor`.
 macro_rules! dimension_modules {
     () => {
         #[path = "dim/app_bench.rs"]
@@ -11,6 +11,9 @@ macro_rules! dimension_modules {
         #[path = "dim/boids.rs"]
         #[allow(clippy::duplicate_mod)]
         pub mod boids;
+        #[path = "dim/gpu_bench.rs"]
+        #[allow(clippy::duplicate_mod)]
+        pub mod gpu_bench;
         #[path = "dim/kernel_bench.rs"]
         #[allow(clippy::duplicate_mod)]
         pub mod kernel_bench;

@@ -39,6 +39,10 @@ pub struct SimulateArgs {
     /// Where to write the CSV; standard output when absent.
     #[arg(long)]
     output: Option<PathBuf>,
+    /// Step the flock on the GPU kernel (flock_gpu) instead: the same settings, boids and CSV;
+    /// the results match the CPU's to within rounding, not bit for bit.
+    #[arg(long)]
+    pub(crate) gpu: bool,
     /// Threads for the steering (default: one per core). Results don't depend on it.
     #[arg(long, value_parser = parse_threads)]
     pub(crate) threads: Option<usize>,
@@ -61,9 +65,9 @@ pub fn run(args: &SimulateArgs) -> Result<(), String> {
         return Err("--every 0: must be at least 1".to_string());
     }
     let write = if args.dims == 3 {
-        Box::new(crate::dim3::simulate::run(args)?) as Box<dyn FnOnce(&mut dyn Write) -> _>
+        crate::dim3::simulate::run(args)?
     } else {
-        Box::new(crate::dim2::simulate::run(args)?)
+        crate::dim2::simulate::run(args)?
     };
     match &args.output {
         Some(path) if writes_in_place(path) => {

@@ -245,6 +245,18 @@ impl GpuFlock {
         Ok(())
     }
 
+    /// Blocks until every step submitted so far has run on the device (for timing; a
+    /// read-back waits by itself).
+    pub fn wait(&self) -> Result<(), GpuError> {
+        self.device
+            .poll(wgpu::PollType::Wait {
+                submission_index: None,
+                timeout: Some(READ_BACK_TIMEOUT),
+            })
+            .map(drop)
+            .map_err(|error| GpuError::Device(error.to_string()))
+    }
+
     /// Waits for the device and copies the boids back: positions and velocities, in upload
     /// order. Blocking; for tests, tools and occasional reads, not every frame.
     pub fn read_back(&self) -> Result<(Vec<Vector>, Vec<Vector>), GpuError> {

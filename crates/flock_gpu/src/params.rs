@@ -77,7 +77,7 @@ pub(crate) fn params_bytes(config: &FlockConfig, grid: &GridShape, count: u32, d
         dead_zone_squared,
     ];
     words.extend(floats.map(f32::to_le_bytes));
-    while words.len() % 4 != 0 {
+    while !words.len().is_multiple_of(4) {
         words.push([0; 4]);
     }
     to_bytes(words)

@@ -103,7 +103,17 @@ pub fn output_header() -> String {
 
 /// Writes one line per boid of `flock` at `step`.
 pub fn write_state(out: &mut dyn Write, step: u64, flock: &Flock) -> std::io::Result<()> {
-    for (id, (p, v)) in flock.positions().iter().zip(flock.velocities()).enumerate() {
+    write_boids(out, step, flock.positions(), flock.velocities())
+}
+
+/// Writes one line per boid at `step`, from its position and velocity.
+pub fn write_boids(
+    out: &mut dyn Write,
+    step: u64,
+    positions: &[Vector],
+    velocities: &[Vector],
+) -> std::io::Result<()> {
+    for (id, (p, v)) in positions.iter().zip(velocities).enumerate() {
         write!(out, "{step},{id}")?;
         for value in p.to_array().iter().chain(&v.to_array()) {
             write!(out, ",{value}")?;
