@@ -570,7 +570,7 @@ fn peer_desyncs_at(world: &World, tick: u64) -> bool {
 
 /// One step of the flock, on a clock of its own that advances [`TICK`] per step.
 fn step_flock(world: &mut World) {
-    let frame_time = world.resource::<Time>().clone();
+    let frame_time = *world.resource::<Time>();
     let mut tick_time = world.resource::<Peer>().tick_time;
     tick_time.advance_by(TICK);
     world.resource_mut::<Peer>().tick_time = tick_time;
