@@ -117,6 +117,8 @@ pub struct Peer {
     pub outcome: Option<Outcome>,
     ended_at: Option<Instant>,
     sent_done: bool,
+    /// This peer's hash after its last tick.
+    pub last_hash: u64,
     /// Bytes of lockstep messages sent, and how many messages.
     pub bytes_sent: u64,
     pub messages_sent: u64,
@@ -180,6 +182,7 @@ pub fn add_peer(app: &mut App, options: PeerOptions, socket: UdpSocket) -> std::
         outcome: None,
         ended_at: None,
         sent_done: false,
+        last_hash: 0,
         bytes_sent: 0,
         messages_sent: 0,
         started: Instant::now(),
@@ -381,8 +384,9 @@ fn end(world: &mut World, outcome: Outcome) {
         Outcome::Finished => {
             let seconds = peer.started.elapsed().as_secs_f64();
             println!(
-                "{me:?}: done: {ticks_run} ticks, hashes agreed on every tick; sent {} bytes in \
-                 {} messages ({:.1} bytes/tick) in {seconds:.2} s ({:.0} ticks/s)",
+                "{me:?}: done: {ticks_run} ticks, hashes agreed on every tick (the last {:016x}); \
+                 sent {} bytes in {} messages ({:.1} bytes/tick) in {seconds:.2} s ({:.0} ticks/s)",
+                peer.last_hash,
                 peer.bytes_sent,
                 peer.messages_sent,
                 peer.bytes_sent as f64 / ticks_run.max(1) as f64,
@@ -519,13 +523,17 @@ fn run_ready_ticks(world: &mut World, game: Game) -> u32 {
             break;
         };
         let me = peer.lockstep.me();
+        step_flock(world);
+        // A tick's inputs take effect at its end, after the step, so the boids a click adds
+        // first move in the next tick's step. A renderer moves new sprites between the ECS's
+        // tables at the end of a frame (bounds, render-world links), and the flock steps its
+        // boids in table order: by the next tick a windowed peer's new boids sit behind the
+        // others, as a headless peer's do, and the two step them in the same order.
         // The host's inputs first, then the guest's: the same order on both peers.
         for (player, input) in inputs {
             apply(world, player, input);
         }
-        step_flock(world);
-        let desync_here = world.resource::<Peer>().options.desync_at == Some(tick);
-        if desync_here {
+        if peer_desyncs_at(world, tick) {
             nudge_one_boid(world);
         }
         let hash = world.run_system_cached(flock_hash).unwrap_or_default();
@@ -536,6 +544,7 @@ fn run_ready_ticks(world: &mut World, game: Game) -> u32 {
                 peer.lockstep.queue(input);
             }
         }
+        peer.last_hash = hash;
         let messages = peer.lockstep.finish_tick(hash);
         peer.last_progress = Instant::now();
         let every = peer.options.report_every;
@@ -555,9 +564,13 @@ fn run_ready_ticks(world: &mut World, game: Game) -> u32 {
     ran
 }
 
+fn peer_desyncs_at(world: &World, tick: u64) -> bool {
+    world.resource::<Peer>().options.desync_at == Some(tick)
+}
+
 /// One step of the flock, on a clock of its own that advances [`TICK`] per step.
 fn step_flock(world: &mut World) {
-    let frame_time = world.resource::<Time>().clone();
+    let frame_time = *world.resource::<Time>();
     let mut tick_time = world.resource::<Peer>().tick_time;
     tick_time.advance_by(TICK);
     world.resource_mut::<Peer>().tick_time = tick_time;

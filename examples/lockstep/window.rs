@@ -125,7 +125,7 @@ fn show_status(
         (None, _) => format!("{me:?}: waiting for the other player"),
         (Some(_), Some(outcome)) => format!("{me:?}: game over: {outcome:?}"),
         (Some(_), None) => format!(
-            "{me:?}: tick {}, hashes agree through {}, {} boids   \
+            "{me:?}: tick {}, hashes agree through {}, {} boids\n\
              left click: boids   right: your predator   1/2/3: separation/alignment/cohesion",
             peer.lockstep.next_tick() - 1,
             peer.lockstep.checked_through(),
