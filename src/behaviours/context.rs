@@ -33,24 +33,15 @@ use crate::steer::Nearby;
 /// Flocking and [`AvoidWalls`](crate::AvoidWalls)' push are not part of the sum and still
 /// apply. Invalid parameters (see [`ContextParams::is_valid`]) are reported once, and the boid
 /// keeps its weighted sum until they are valid again.
-#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default)]
 #[reflect(Component, Debug, PartialEq, Default)]
 #[require(SteeringForce)]
 pub struct ContextSteering {
     /// The maps' directions, look-ahead, clearance, separation, threshold and momentum.
     pub params: ContextParams,
-    /// Whether the flock's bounds are walls to keep `params.clearance` from (off for a
-    /// wrapping world, where they are not walls).
+    /// Whether the flock's bounds are walls to keep `params.clearance` from (off by default,
+    /// as in a wrapping world, where they are not walls).
     pub walls: bool,
-}
-
-impl Default for ContextSteering {
-    fn default() -> Self {
-        Self {
-            params: ContextParams::default(),
-            walls: false,
-        }
-    }
 }
 
 /// The interest behaviours a context-steered boid may have.
