@@ -217,7 +217,13 @@ fn extreme_valid_params_and_boids_on_one_point_stay_finite() {
     step(&mut app, 240);
     assert_eq!(boid_count(&mut app), 24);
     for (boid, at, moving) in boid_states(&mut app) {
-        assert!(at.is_finite() && moving.is_finite(), "{boid}: {at} {moving}");
-        assert!(moving.length() <= VEHICLE.max_speed * (1.0 + 1e-5), "{boid}: {moving}");
+        assert!(
+            at.is_finite() && moving.is_finite(),
+            "{boid}: {at} {moving}"
+        );
+        assert!(
+            moving.length() <= VEHICLE.max_speed * (1.0 + 1e-5),
+            "{boid}: {moving}"
+        );
     }
 }
