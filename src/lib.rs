@@ -32,6 +32,7 @@ mod steer;
 
 #[cfg(feature = "avian")]
 pub use behaviours::AvoidColliders;
+pub use behaviours::ContextSteering;
 pub use behaviours::{
     Arrive, AvoidObstacles, AvoidWalls, BoidGroup, Evade, Flee, GroupMember, Hunt, MotionLimits,
     Obstacle, Pursue, Seek, SightFlock, Species, SpeciesRelations, SteeringForce, Target, TurnRate,
@@ -80,6 +81,7 @@ pub mod prelude {
     pub use crate::AvoidColliders;
     #[cfg(flock_3d)]
     pub use crate::Banking;
+    pub use crate::ContextSteering;
     pub use crate::{
         Acceleration, Arrive, AvoidObstacles, AvoidWalls, Boid, BoidGroup, BoidsPlugin,
         BoundsSource, Evade, Flee, FlockClock, FlockRng, FlockSettings, FlockSystems, GroupMember,
@@ -101,6 +103,7 @@ pub mod prelude {
     pub use flock_core::Vector;
     #[cfg(not(flock_3d))]
     pub use flock_core::steering::Polygon;
+    pub use flock_core::steering::context::ContextParams;
     pub use flock_core::steering::{CollisionParams, Enclosure, FlowField};
     pub use flock_core::steering::{
         DriveParams, GroupParams, SightParams, WanderHome, WanderParams,

@@ -17,6 +17,7 @@ mod colliders;
 mod collision_avoidance;
 mod combine;
 mod containment;
+mod context;
 mod flee;
 mod flow_field;
 mod group;
@@ -44,6 +45,7 @@ pub use avoidance::{AvoidObstacles, AvoidWalls, Obstacle};
 pub use colliders::AvoidColliders;
 pub use collision_avoidance::AvoidCollisions;
 pub use containment::{Pen, StayInside};
+pub use context::ContextSteering;
 pub use flee::Flee;
 pub use flow_field::{FlockFlowField, FollowFlowField};
 pub use group::{BoidGroup, GroupMember};
@@ -139,6 +141,14 @@ pub(crate) fn add_behaviours(
                 .chain()
                 .in_set(set.clone()),
         );
+    // Context steering replaces the sum of every behaviour above, so it comes last.
+    app.register_type::<ContextSteering>().add_systems(
+        schedule.clone(),
+        context::steer_by_context
+            .after(limits::report_invalid_limits)
+            .before(combine_steering)
+            .in_set(set.clone()),
+    );
     // Avian's colliders are dodged with the other obstacles, in the same fixed order.
     #[cfg(feature = "avian")]
     app.register_type::<AvoidColliders>().add_systems(

@@ -194,14 +194,14 @@ impl ContextMaps {
         }
     }
 
-    /// Multiplies every slot's interest by `factor(direction)` (a factor that is not finite
-    /// or is negative leaves the slot as it was). The momentum term's bonus: it may lift a
-    /// slot's interest above 1, which [`decide`](super::decide) reads as full speed.
-    pub(crate) fn scale_interest_by(&mut self, mut factor: impl FnMut(Vector) -> f32) {
+    /// Adds `bonus(direction)` to every slot's interest (a bonus that is not finite or is
+    /// negative adds nothing). The momentum term's: it may lift a slot's interest above 1,
+    /// which [`decide`](super::decide) reads as full speed.
+    pub(crate) fn add_interest_by(&mut self, mut bonus: impl FnMut(Vector) -> f32) {
         for (interest, &direction) in self.interest.iter_mut().zip(&self.directions.directions) {
-            let factor = factor(direction);
-            if factor.is_finite() && factor >= 0.0 {
-                *interest *= factor;
+            let bonus = bonus(direction);
+            if bonus.is_finite() && bonus > 0.0 {
+                *interest += bonus;
             }
         }
     }

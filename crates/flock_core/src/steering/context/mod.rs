@@ -13,6 +13,13 @@
 //! the current heading ([`momentum`]); danger towards obstacles ([`obstacle_danger`]), walls
 //! ([`wall_danger`]) and neighbours closer than a separation distance ([`neighbour_danger`]).
 //! [`decide`] reads the maps; [`steer_by_context`] is the whole step for a vehicle.
+//!
+//! Like every steering behaviour it is local: it sees what is within its look-ahead and
+//! chooses again every step. Obstacles smaller than the look-ahead are passed without fail; a
+//! wall much wider than the look-ahead squarely across the way to the target can hold a vehicle
+//! sliding to and fro along it (the momentum term delays the turn back, but cannot see the
+//! far end). Fray pairs context steering with path finding for such levels: steer to the
+//! path's next waypoint.
 
 mod maps;
 pub mod sources;
@@ -47,8 +54,9 @@ pub struct ContextParams {
     /// Danger at or below this never masks a direction (0 to 1): Fray's threshold, so that a
     /// faint danger somewhere does not close every other way.
     pub danger_threshold: f32,
-    /// The bonus interest of directions near the current heading, as a share of their interest
-    /// (0 to 1): a small one keeps the vehicle from dithering between two nearly equal ways.
+    /// The bonus interest of directions near the current heading, as a share of the strongest
+    /// interest (0 to 1): a small one keeps the vehicle from dithering between two nearly equal
+    /// ways (see [`momentum`]).
     pub momentum: f32,
 }
 

@@ -72,10 +72,13 @@ pub fn flee_context(
     maps.raise_interest_by(|direction| strength * alignment(direction, -towards));
 }
 
-/// The momentum term: interest in directions within a right angle of the vehicle's heading
-/// (along `velocity`) raised by up to `share` of itself, most along the heading, so of two
-/// nearly equal ways the vehicle keeps to the one it is on. It only scales interest already
-/// there: it never makes a vehicle move. Nothing at rest.
+/// The momentum term: every direction within a right angle of the vehicle's heading (along
+/// `velocity`) gains interest, up to `share` of the strongest interest in the map along the
+/// heading itself, so the vehicle keeps to the way it is on when another becomes only a
+/// little more interesting (sliding along a wall whose far end is away from the target, it
+/// does not turn back halfway). Call it after the other interest. Scaled by the strongest
+/// interest, it never makes a vehicle move that has nowhere to go, and fades as an arriving
+/// vehicle's interest does. Nothing at rest.
 pub fn momentum(maps: &mut ContextMaps, velocity: Vector, share: f32) {
     let Some(share) = usable(share) else {
         return;
@@ -83,7 +86,9 @@ pub fn momentum(maps: &mut ContextMaps, velocity: Vector, share: f32) {
     let Some(heading) = velocity.try_normalize() else {
         return;
     };
-    maps.scale_interest_by(|direction| 1.0 + share * direction.dot(heading).max(0.0));
+    let strongest = maps.interest().iter().copied().fold(0.0, f32::max);
+    let bonus = share * strongest;
+    maps.add_interest_by(|direction| bonus * direction.dot(heading));
 }
 
 /// Danger from one obstacle: each slot's ray from `position` that meets the obstacle grown by
