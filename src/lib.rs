@@ -41,6 +41,7 @@ pub use behaviours::{AvoidCollisions, FlockFlowField, FollowFlowField, Pen, Stay
 pub use behaviours::{
     FlockPath, FollowLeader, FollowPath, Formation, FormationMember, OffsetPursuit,
 };
+pub use behaviours::{FollowWall, Queue};
 pub use clock::FlockClock;
 pub use components::{Acceleration, Boid, SteeringWeights, Velocity};
 #[cfg(flock_3d)]
@@ -92,6 +93,7 @@ pub mod prelude {
     pub use crate::{
         FlockPath, FollowLeader, FollowPath, Formation, FormationMember, OffsetPursuit,
     };
+    pub use crate::{FollowWall, Queue};
     #[cfg(all(feature = "render", flock_3d))]
     pub use crate::{bird_mesh, fish_mesh};
     pub use flock_core::Vector;
@@ -104,5 +106,6 @@ pub mod prelude {
     pub use flock_core::steering::{
         FormationShape, LeaderFollowParams, PathDirection, PathFollowParams, level,
     };
+    pub use flock_core::steering::{QueueParams, WallFollowParams, WallSide};
     pub use flock_core::{EdgeMode, FlockConfig, ForceLimit, IndexKind, RuleWeights, SpeedMode};
 }

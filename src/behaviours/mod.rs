@@ -22,10 +22,12 @@ mod flow_field;
 mod group;
 mod limits;
 mod pursuit;
+mod queue;
 mod seek;
 mod sight_flock;
 mod species;
 mod target;
+mod wall_follow;
 mod wander;
 
 // Paths, leaders, offset pursuit and formations (Reynolds 1999, OpenSteer).
@@ -47,10 +49,12 @@ pub use flow_field::{FlockFlowField, FollowFlowField};
 pub use group::{BoidGroup, GroupMember};
 pub use limits::{MotionLimits, TurnRate};
 pub use pursuit::{Evade, Pursue};
+pub use queue::Queue;
 pub use seek::{Arrive, Seek};
 pub use sight_flock::SightFlock;
 pub use species::{Hunt, SpeciesRelations};
 pub use target::Target;
+pub use wall_follow::FollowWall;
 pub use wander::Wander;
 
 pub use formation::{Formation, FormationMember};
@@ -97,6 +101,8 @@ pub(crate) fn add_behaviours(
         .register_type::<FlockFlowField>()
         .register_type::<StayInside>()
         .register_type::<Pen>()
+        .register_type::<FollowWall>()
+        .register_type::<Queue>()
         .register_type::<FlockPath>()
         .register_type::<FollowPath>()
         .register_type::<FollowLeader>()
@@ -117,7 +123,13 @@ pub(crate) fn add_behaviours(
                 avoidance::avoid_obstacles,
                 collision_avoidance::avoid_collisions,
                 flow_field::follow_flow_field,
-                containment::stay_inside,
+                // Reynolds' containment, wall following and queueing.
+                (
+                    containment::stay_inside,
+                    wall_follow::follow_walls,
+                    queue::queue_at_doors,
+                )
+                    .chain(),
                 group::steer_groups,
                 species::hunt_and_escape,
                 path::follow_paths,
