@@ -44,6 +44,7 @@ pub use behaviours::{
 };
 pub use behaviours::{SlicingFocus, TimeSlicing};
 pub use behaviours::{SteeringCombination, SteeringPriority};
+pub use behaviours::{FollowWall, Queue};
 pub use clock::FlockClock;
 pub use components::{Acceleration, Boid, SteeringWeights, Velocity};
 #[cfg(flock_3d)]
@@ -98,6 +99,7 @@ pub mod prelude {
     };
     pub use crate::{SlicingFocus, TimeSlicing};
     pub use crate::{SteeringCombination, SteeringPriority};
+    pub use crate::{FollowWall, Queue};
     #[cfg(all(feature = "render", flock_3d))]
     pub use crate::{bird_mesh, fish_mesh};
     pub use flock_core::Vector;
@@ -111,5 +113,6 @@ pub mod prelude {
     pub use flock_core::steering::{
         FormationShape, LeaderFollowParams, PathDirection, PathFollowParams, level,
     };
+    pub use flock_core::steering::{QueueParams, WallFollowParams, WallSide};
     pub use flock_core::{EdgeMode, FlockConfig, ForceLimit, IndexKind, RuleWeights, SpeedMode};
 }

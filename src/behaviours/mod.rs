@@ -24,11 +24,13 @@ mod group;
 mod limits;
 mod priority;
 mod pursuit;
+mod queue;
 mod seek;
 mod sight_flock;
 mod slicing;
 mod species;
 mod target;
+mod wall_follow;
 mod wander;
 
 // Paths, leaders, offset pursuit and formations (Reynolds 1999, OpenSteer).
@@ -52,11 +54,13 @@ pub use group::{BoidGroup, GroupMember};
 pub use limits::{MotionLimits, TurnRate};
 pub use priority::{SteeringCombination, SteeringPriority};
 pub use pursuit::{Evade, Pursue};
+pub use queue::Queue;
 pub use seek::{Arrive, Seek};
 pub use sight_flock::SightFlock;
 pub use slicing::{SlicingFocus, TimeSlicing};
 pub use species::{Hunt, SpeciesRelations};
 pub use target::Target;
+pub use wall_follow::FollowWall;
 pub use wander::Wander;
 
 pub use formation::{Formation, FormationMember};
@@ -108,6 +112,8 @@ pub(crate) fn add_behaviours(
         .register_type::<FlockFlowField>()
         .register_type::<StayInside>()
         .register_type::<Pen>()
+        .register_type::<FollowWall>()
+        .register_type::<Queue>()
         .register_type::<FlockPath>()
         .register_type::<FollowPath>()
         .register_type::<FollowLeader>()
@@ -128,7 +134,13 @@ pub(crate) fn add_behaviours(
                 avoidance::avoid_obstacles,
                 collision_avoidance::avoid_collisions,
                 flow_field::follow_flow_field,
-                containment::stay_inside,
+                // Reynolds' containment, wall following and queueing.
+                (
+                    containment::stay_inside,
+                    wall_follow::follow_walls,
+                    queue::queue_at_doors,
+                )
+                    .chain(),
                 group::steer_groups,
                 species::hunt_and_escape,
                 path::follow_paths,
