@@ -1,0 +1,450 @@
+//! [`GpuFlock`]: a flock in storage buffers, stepped by compute passes.
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use flock_core::{FlockConfig, Vector};
+
+use crate::error::GpuError;
+use crate::grid::{GridShape, MAX_CELLS};
+use crate::layout::{
+    BOID_BYTES, BOID_FLOATS, boid_from_floats, boid_to_floats, floats_of, to_bytes,
+};
+use crate::params::params_bytes;
+use crate::shaders::{grid_source, steer_source};
+
+/// Invocations per workgroup in every pass (`WORKGROUP_SIZE` in shaders/common.wgsl).
+const WORKGROUP_SIZE: u32 = 256;
+/// Grid counts one scan workgroup handles (`SCAN_BLOCK` in shaders/grid.wgsl).
+const SCAN_BLOCK: u32 = 1024;
+/// The most workgroups along one dispatch axis that every device allows.
+const MAX_GROUPS_PER_AXIS: u32 = 65535;
+/// How long a read-back waits for the device before it gives up rather than hang.
+const READ_BACK_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// A flock whose state lives on the GPU.
+///
+/// The boids stay in one buffer in the order they were uploaded ([`GpuFlock::boid_buffer`],
+/// laid out as [`BOID_BYTES`](crate::BOID_BYTES) says), so a renderer can draw from it and a
+/// boid keeps its index from step to step. Every boid uses the config's rule weights.
+pub struct GpuFlock {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    config: FlockConfig,
+    count: usize,
+    capacity: usize,
+    max_capacity: usize,
+    layout: wgpu::BindGroupLayout,
+    pipelines: Pipelines,
+    params: wgpu::Buffer,
+    cell_start: wgpu::Buffer,
+    block_sums: wgpu::Buffer,
+    boids: BoidBuffers,
+    bind_group: wgpu::BindGroup,
+}
+
+struct Pipelines {
+    clear_cells: wgpu::ComputePipeline,
+    count_boids: wgpu::ComputePipeline,
+    scan_blocks: wgpu::ComputePipeline,
+    scan_block_sums: wgpu::ComputePipeline,
+    add_block_offsets: wgpu::ComputePipeline,
+    scatter: wgpu::ComputePipeline,
+    steer: wgpu::ComputePipeline,
+}
+
+/// The per-boid buffers, sized to the capacity.
+struct BoidBuffers {
+    boids: wgpu::Buffer,
+    sorted: wgpu::Buffer,
+    sorted_index: wgpu::Buffer,
+    cell_of: wgpu::Buffer,
+    rank: wgpu::Buffer,
+}
+
+impl GpuFlock {
+    /// An empty flock on `device` with room for `capacity` boids (it grows when more are
+    /// uploaded). Refused: invalid settings, or a capacity beyond what the device's buffers
+    /// hold.
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        config: FlockConfig,
+        capacity: usize,
+    ) -> Result<Self, GpuError> {
+        config.validate()?;
+        let limits = device.limits();
+        let largest_buffer = limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size);
+        let max_capacity = usize::try_from(largest_buffer / BOID_BYTES as u64)
+            .unwrap_or(usize::MAX)
+            .min(u32::MAX as usize);
+        if capacity > max_capacity {
+            return Err(GpuError::TooManyBoids {
+                requested: capacity,
+                limit: max_capacity,
+            });
+        }
+        // No error scope around the creation: scopes are per device in wgpu, so one here would
+        // break a renderer using them on another thread. The shaders are fixed and compile in
+        // both dimensions (the tests), and the sizes are checked against the limits above.
+        let layout = bind_group_layout(device);
+        let pipelines = Pipelines::new(device, &layout);
+        let params = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("flock_gpu params"),
+            size: params_bytes(&config, &GridShape::new(&config, 0), 0, 0.0).len() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let cell_start = storage(device, "flock_gpu cell starts", u64::from(MAX_CELLS) + 1, 4);
+        let block_sums = storage(device, "flock_gpu block sums", u64::from(SCAN_BLOCK), 4);
+        let boids = BoidBuffers::new(device, capacity);
+        let bind_group = bind_group(device, &layout, &params, &cell_start, &block_sums, &boids);
+        Ok(Self {
+            device: device.clone(),
+            queue: queue.clone(),
+            config,
+            count: 0,
+            capacity: capacity.max(1),
+            max_capacity,
+            layout,
+            pipelines,
+            params,
+            cell_start,
+            block_sums,
+            boids,
+            bind_group,
+        })
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &FlockConfig {
+        &self.config
+    }
+
+    /// New settings for the next steps. Invalid ones are refused and the old ones kept.
+    pub fn set_config(&mut self, config: FlockConfig) -> Result<(), GpuError> {
+        config.validate()?;
+        self.config = config;
+        Ok(())
+    }
+
+    /// How many boids there are.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether there are no boids.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// How many boids the buffers hold before they must grow.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// The boids, `len()` of them from the start, laid out as
+    /// [`BOID_BYTES`](crate::BOID_BYTES) says; usable as a storage or vertex buffer by a
+    /// renderer on the same device. It is replaced when the flock grows past its capacity.
+    pub fn boid_buffer(&self) -> &wgpu::Buffer {
+        &self.boids.boids
+    }
+
+    /// Replaces the flock with these boids (any number: the buffers grow when needed, and a
+    /// smaller flock simply uses less of them). Refused, with the flock unchanged: slices of
+    /// different lengths, a value that is not finite, more boids than the device holds.
+    pub fn upload(&mut self, positions: &[Vector], velocities: &[Vector]) -> Result<(), GpuError> {
+        if positions.len() != velocities.len() {
+            return Err(GpuError::LengthMismatch {
+                positions: positions.len(),
+                velocities: velocities.len(),
+            });
+        }
+        for (boid, (position, velocity)) in positions.iter().zip(velocities).enumerate() {
+            if !position.is_finite() {
+                return Err(GpuError::NotFinite {
+                    boid,
+                    what: "position",
+                });
+            }
+            if !velocity.is_finite() {
+                return Err(GpuError::NotFinite {
+                    boid,
+                    what: "velocity",
+                });
+            }
+        }
+        let count = positions.len();
+        if count > self.max_capacity {
+            return Err(GpuError::TooManyBoids {
+                requested: count,
+                limit: self.max_capacity,
+            });
+        }
+        if count > self.capacity {
+            self.grow(count);
+        }
+        if count > 0 {
+            let bytes = to_bytes(
+                positions
+                    .iter()
+                    .zip(velocities)
+                    .flat_map(|(position, velocity)| boid_to_floats(*position, *velocity))
+                    .map(f32::to_le_bytes),
+            );
+            self.queue.write_buffer(&self.boids.boids, 0, &bytes);
+        }
+        self.count = count;
+        Ok(())
+    }
+
+    /// Encodes one step of `dt` seconds and submits it; it runs on the device while the caller
+    /// goes on. A `dt` that is negative or not finite is refused.
+    pub fn step(&mut self, dt: f32) -> Result<(), GpuError> {
+        if !(dt.is_finite() && dt >= 0.0) {
+            return Err(GpuError::InvalidTimeStep(dt));
+        }
+        if self.count == 0 {
+            return Ok(());
+        }
+        let grid = GridShape::new(&self.config, self.count);
+        let count = self.count as u32;
+        self.queue.write_buffer(
+            &self.params,
+            0,
+            &params_bytes(&self.config, &grid, count, dt),
+        );
+        let entries = grid.total() + 1;
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("flock_gpu step"),
+            });
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("flock_gpu step"),
+                timestamp_writes: None,
+            });
+            pass.set_bind_group(0, &self.bind_group, &[]);
+            let pipelines = &self.pipelines;
+            let mut run = |pipeline: &wgpu::ComputePipeline, groups: [u32; 2]| {
+                pass.set_pipeline(pipeline);
+                pass.dispatch_workgroups(groups[0], groups[1], 1);
+            };
+            run(&pipelines.clear_cells, groups_for(entries));
+            run(&pipelines.count_boids, groups_for(count));
+            run(&pipelines.scan_blocks, [entries.div_ceil(SCAN_BLOCK), 1]);
+            run(&pipelines.scan_block_sums, [1, 1]);
+            run(&pipelines.add_block_offsets, groups_for(entries));
+            run(&pipelines.scatter, groups_for(count));
+            run(&pipelines.steer, groups_for(count));
+        }
+        self.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// Waits for the device and copies the boids back: positions and velocities, in upload
+    /// order. Blocking; for tests, tools and occasional reads, not every frame.
+    pub fn read_back(&self) -> Result<(Vec<Vector>, Vec<Vector>), GpuError> {
+        if self.count == 0 {
+            return Ok((Vec::new(), Vec::new()));
+        }
+        let size = (self.count * BOID_BYTES) as u64;
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("flock_gpu read-back"),
+            size,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("flock_gpu read-back"),
+            });
+        encoder.copy_buffer_to_buffer(&self.boids.boids, 0, &staging, 0, size);
+        let submission = self.queue.submit([encoder.finish()]);
+        let (sender, receiver) = mpsc::channel();
+        staging.map_async(wgpu::MapMode::Read, .., move |result| {
+            // The receiver waits below; it is gone only if this call already returned.
+            let _ = sender.send(result);
+        });
+        self.device
+            .poll(wgpu::PollType::Wait {
+                submission_index: Some(submission),
+                timeout: Some(READ_BACK_TIMEOUT),
+            })
+            .map_err(|error| GpuError::Device(error.to_string()))?;
+        receiver
+            .recv_timeout(READ_BACK_TIMEOUT)
+            .map_err(|error| GpuError::Device(error.to_string()))?
+            .map_err(|error| GpuError::Device(error.to_string()))?;
+        let floats = floats_of(&staging.get_mapped_range(..));
+        staging.unmap();
+        Ok(floats
+            .chunks_exact(BOID_FLOATS)
+            .map(boid_from_floats)
+            .unzip())
+    }
+
+    /// Room for at least `count` boids: new, larger buffers (the old contents are replaced by
+    /// the upload that asked for them).
+    fn grow(&mut self, count: usize) {
+        let capacity = count
+            .max(self.capacity.saturating_mul(2))
+            .min(self.max_capacity);
+        self.boids = BoidBuffers::new(&self.device, capacity);
+        self.bind_group = bind_group(
+            &self.device,
+            &self.layout,
+            &self.params,
+            &self.cell_start,
+            &self.block_sums,
+            &self.boids,
+        );
+        self.capacity = capacity;
+    }
+}
+
+/// Workgroups for one invocation per item: along x, and along y too past the per-axis limit.
+fn groups_for(items: u32) -> [u32; 2] {
+    let groups = items.div_ceil(WORKGROUP_SIZE);
+    if groups <= MAX_GROUPS_PER_AXIS {
+        [groups, 1]
+    } else {
+        [MAX_GROUPS_PER_AXIS, groups.div_ceil(MAX_GROUPS_PER_AXIS)]
+    }
+}
+
+impl BoidBuffers {
+    fn new(device: &wgpu::Device, capacity: usize) -> Self {
+        let capacity = capacity.max(1) as u64;
+        let boids = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("flock_gpu boids"),
+            size: capacity * BOID_BYTES as u64,
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::VERTEX
+                | wgpu::BufferUsages::COPY_DST
+                | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        Self {
+            boids,
+            sorted: storage(
+                device,
+                "flock_gpu sorted boids",
+                capacity,
+                BOID_BYTES as u64,
+            ),
+            sorted_index: storage(device, "flock_gpu sorted index", capacity, 4),
+            cell_of: storage(device, "flock_gpu cell of boid", capacity, 4),
+            rank: storage(device, "flock_gpu rank in cell", capacity, 4),
+        }
+    }
+}
+
+fn storage(device: &wgpu::Device, label: &str, items: u64, item_bytes: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: items * item_bytes,
+        usage: wgpu::BufferUsages::STORAGE,
+        mapped_at_creation: false,
+    })
+}
+
+/// One layout for every pass: the params uniform, then seven read-write storage buffers
+/// (boids, sorted boids, sorted index, cell of each boid, rank in its cell, cell starts, scan
+/// block sums), numbered as the shaders bind them.
+fn bind_group_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+    let entry = |binding: u32, ty: wgpu::BufferBindingType| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    };
+    let mut entries = vec![entry(0, wgpu::BufferBindingType::Uniform)];
+    entries.extend((1..=7).map(|binding| {
+        entry(
+            binding,
+            wgpu::BufferBindingType::Storage { read_only: false },
+        )
+    }));
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("flock_gpu"),
+        entries: &entries,
+    })
+}
+
+fn bind_group(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    params: &wgpu::Buffer,
+    cell_start: &wgpu::Buffer,
+    block_sums: &wgpu::Buffer,
+    boids: &BoidBuffers,
+) -> wgpu::BindGroup {
+    let buffers = [
+        params,
+        &boids.boids,
+        &boids.sorted,
+        &boids.sorted_index,
+        &boids.cell_of,
+        &boids.rank,
+        cell_start,
+        block_sums,
+    ];
+    let entries: Vec<_> = (0..)
+        .zip(buffers)
+        .map(|(binding, buffer)| wgpu::BindGroupEntry {
+            binding,
+            resource: buffer.as_entire_binding(),
+        })
+        .collect();
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("flock_gpu"),
+        layout,
+        entries: &entries,
+    })
+}
+
+impl Pipelines {
+    fn new(device: &wgpu::Device, layout: &wgpu::BindGroupLayout) -> Self {
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("flock_gpu"),
+            bind_group_layouts: &[Some(layout)],
+            immediate_size: 0,
+        });
+        let module = |label: &str, source: String| {
+            device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(label),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            })
+        };
+        let grid = module("flock_gpu grid", grid_source());
+        let steer = module("flock_gpu steer", steer_source());
+        let pipeline = |module: &wgpu::ShaderModule, entry_point: &str| {
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(entry_point),
+                layout: Some(&pipeline_layout),
+                module,
+                entry_point: Some(entry_point),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+        };
+        Self {
+            clear_cells: pipeline(&grid, "clear_cells"),
+            count_boids: pipeline(&grid, "count_boids"),
+            scan_blocks: pipeline(&grid, "scan_blocks"),
+            scan_block_sums: pipeline(&grid, "scan_block_sums"),
+            add_block_offsets: pipeline(&grid, "add_block_offsets"),
+            scatter: pipeline(&grid, "scatter"),
+            steer: pipeline(&steer, "steer"),
+        }
+    }
+}

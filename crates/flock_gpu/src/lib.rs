@@ -1,0 +1,58 @@
+//! The flock on the GPU: `flock_core`'s rules in WGSL compute shaders, on the `wgpu` that Bevy
+//! builds, with no engine.
+//!
+//! [`GpuFlock`] keeps the boids in storage buffers and runs one step as a few compute passes:
+//!
+//! 1. the uniform grid, rebuilt every step on the device: each boid's cell counted with
+//!    atomics, an exclusive prefix scan of the counts, a scatter of the boids into cell order,
+//!    so a boid's neighbours are read from contiguous memory;
+//! 2. steering, one invocation per boid: separation, alignment and cohesion over the boids of
+//!    the neighbouring cells, as `flock_core`'s `rule_forces` defines them (radii, weights,
+//!    field of view, force limits, response time), then integration (mass, the speed mode) and
+//!    the edges, written back to the boid's own slot.
+//!
+//! The settings are the CPU's [`FlockConfig`], checked by [`FlockConfig::validate`]: invalid
+//! settings, states that are not finite, a capacity the device cannot hold and a bad time step
+//! are a [`GpuError`] before anything reaches the device. The result matches the CPU kernel's
+//! step to within rounding (sums are taken in another order), not bit for bit.
+//!
+//! `flock_gpu3d` compiles this source with the `flock_3d` cfg, as `flock_core3d` does:
+//! [`Vector`] is then `Vec3` and the shaders get the 3D prelude. The WGSL is written once,
+//! against `alias Vector` and a `DIMENSIONS` constant that the host prepends.
+//!
+//! ```no_run
+//! # #[cfg(flock_3d)] extern crate flock_gpu3d as flock_gpu;
+//! use flock_core::{Flock, FlockConfig};
+//! use flock_gpu::{GpuFlock, request_device};
+//!
+//! let (device, queue, _adapter) = request_device().expect("a GPU adapter");
+//! let config = FlockConfig::default();
+//! let start = Flock::random(10_000, &config, 7);
+//! let mut flock = GpuFlock::new(&device, &queue, config, 10_000).unwrap();
+//! flock.upload(start.positions(), start.velocities()).unwrap();
+//! for _ in 0..60 {
+//!     flock.step(1.0 / 60.0).unwrap();
+//! }
+//! let (positions, velocities) = flock.read_back().unwrap();
+//! ```
+#![warn(missing_docs)]
+
+mod device;
+mod error;
+mod flock;
+mod grid;
+mod layout;
+mod params;
+mod shaders;
+
+pub use device::{block_on, request_device};
+pub use error::GpuError;
+pub use flock::GpuFlock;
+pub use grid::MAX_CELLS;
+pub use layout::{BOID_BYTES, boid_from_floats, boid_to_floats};
+
+/// The kernel's vector type: `Vec2` in `flock_gpu`, `Vec3` in `flock_gpu3d`.
+pub use flock_core::{DIMENSIONS, FlockConfig, Vector};
+
+/// The `wgpu` this crate was built with.
+pub use wgpu;

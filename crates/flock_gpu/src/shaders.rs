@@ -1,0 +1,26 @@
+//! The WGSL sources, each with the dimension's prelude in front: the shaders are written once
+//! against `Vector` and `DIMENSIONS`.
+
+#[cfg(not(flock_3d))]
+const PRELUDE: &str = "alias Vector = vec2<f32>;
+const DIMENSIONS: u32 = 2u;
+fn vector_of(v: vec4<f32>) -> Vector { return v.xy; }
+";
+
+#[cfg(flock_3d)]
+const PRELUDE: &str = "alias Vector = vec3<f32>;
+const DIMENSIONS: u32 = 3u;
+fn vector_of(v: vec4<f32>) -> Vector { return v.xyz; }
+";
+
+const COMMON: &str = include_str!("shaders/common.wgsl");
+
+/// The grid passes: clear, count, scan, scatter.
+pub(crate) fn grid_source() -> String {
+    [PRELUDE, COMMON, include_str!("shaders/grid.wgsl")].concat()
+}
+
+/// The steering, integration and edges pass.
+pub(crate) fn steer_source() -> String {
+    [PRELUDE, COMMON, include_str!("shaders/steer.wgsl")].concat()
+}

@@ -1,0 +1,246 @@
+// One invocation per boid in cell order: separation, alignment and cohesion in one pass over
+// the boids of the neighbouring cells (flock_core's `rule_forces` and `RuleSums::into_forces`),
+// then integration, the speed mode and the edges (flock_core's `integrate` and `apply_edge`).
+// The result goes back to the boid's own slot, so boids keep their order between steps.
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read_write> boids: array<Boid>;
+@group(0) @binding(2) var<storage, read_write> sorted: array<Boid>;
+@group(0) @binding(3) var<storage, read_write> sorted_index: array<u32>;
+@group(0) @binding(6) var<storage, read_write> cell_start: array<u32>;
+
+// The vector from `here` to `there`: across the seams (the minimum image) when the world wraps.
+fn delta(here: Vector, there: Vector) -> Vector {
+    let plain = there - here;
+    if params.periodic == 0u {
+        return plain;
+    }
+    let size = vector_of(params.bounds_size);
+    let ratio = plain / size;
+    // Rust's `round`: halves away from zero.
+    let rounded = sign(ratio) * floor(abs(ratio) + 0.5);
+    return plain - size * rounded;
+}
+
+// glam's `normalize_or_zero`.
+fn normalize_or_zero(v: Vector) -> Vector {
+    let reciprocal = 1.0 / length(v);
+    if is_finite(reciprocal) && reciprocal > 0.0 {
+        return v * reciprocal;
+    }
+    return Vector(0.0);
+}
+
+// A velocity as the rules read it: one that is not finite counts as rest.
+fn usable_velocity(velocity: Vector) -> Vector {
+    if is_finite_vector(velocity) {
+        return velocity;
+    }
+    return Vector(0.0);
+}
+
+// Reynolds' steering for one rule: the sum's direction at max speed is the desired velocity,
+// the force `(desired - velocity) / response_time`, limited. A rule acts only with neighbours
+// in its radius; separation also needs a non-zero push; a force beyond f32 gives none.
+fn rule_force(sum: Vector, count: f32, velocity: Vector, needs_direction: bool) -> Vector {
+    let length_squared = dot(sum, sum);
+    let has_direction = length_squared > 0.0;
+    var to_speed = 0.0;
+    if has_direction {
+        to_speed = params.max_speed / sqrt(length_squared);
+    }
+    let force = (sum * to_speed - velocity) * params.per_response_time;
+    let force_squared = dot(force, force);
+    let limit = params.max_force / sqrt(force_squared);
+    var scale = 1.0;
+    if params.force_limit == FORCE_TRUNCATE {
+        if force_squared > params.max_force * params.max_force {
+            scale = limit;
+        }
+    } else {
+        scale = select(0.0, limit, force_squared > params.dead_zone_squared);
+    }
+    let limited = force * scale;
+    if count <= 0.0 || (needs_direction && !has_direction) || !is_finite_vector(limited) {
+        return Vector(0.0);
+    }
+    return limited;
+}
+
+// flock_core's `limit_speed_to` for a velocity whose length f32 cannot hold.
+fn limit_extreme_speed(velocity: Vector) -> Vector {
+    if !is_finite_vector(velocity) {
+        return Vector(0.0);
+    }
+    var largest = 0.0;
+    for (var axis = 0u; axis < DIMENSIONS; axis++) {
+        largest = max(largest, abs(velocity[axis]));
+    }
+    let scaled = velocity / largest;
+    let speed = largest * length(scaled);
+    var target_speed = params.max_speed;
+    if params.speed_mode != SPEED_CONSTANT {
+        if speed > params.max_speed {
+            target_speed = params.max_speed;
+        } else if speed < params.min_speed {
+            target_speed = params.min_speed;
+        } else {
+            return velocity;
+        }
+    }
+    return normalize_or_zero(scaled) * target_speed;
+}
+
+// flock_core's `limit_speed_to`: the speed mode.
+fn limit_speed(velocity: Vector) -> Vector {
+    let speed = length(velocity);
+    if !is_normal(speed) && any(velocity != Vector(0.0)) {
+        return limit_extreme_speed(velocity);
+    }
+    if params.speed_mode == SPEED_CONSTANT {
+        return normalize_or_zero(velocity) * params.max_speed;
+    }
+    if speed > params.max_speed {
+        return velocity * (params.max_speed / speed);
+    }
+    if speed < params.min_speed && speed > 0.0 {
+        return velocity * (params.min_speed / speed);
+    }
+    return velocity;
+}
+
+// flock_core's `apply_edge`: a coordinate that is not finite goes to the centre, then the mode.
+fn apply_edge(boid: ptr<function, Boid>) {
+    let low = vector_of(params.bounds_min);
+    let high = vector_of(params.bounds_max);
+    for (var axis = 0u; axis < DIMENSIONS; axis++) {
+        let value = (*boid).position[axis];
+        if !is_finite(value) {
+            (*boid).position[axis] = (low[axis] + high[axis]) / 2.0;
+        }
+    }
+    switch params.edges {
+        case EDGE_WRAP: {
+            for (var axis = 0u; axis < DIMENSIONS; axis++) {
+                (*boid).position[axis] = wrap_coordinate((*boid).position[axis], low[axis], high[axis]);
+            }
+        }
+        case EDGE_JUMP: {
+            for (var axis = 0u; axis < DIMENSIONS; axis++) {
+                let value = (*boid).position[axis];
+                if value < low[axis] {
+                    (*boid).position[axis] = high[axis];
+                } else if value > high[axis] {
+                    (*boid).position[axis] = low[axis];
+                }
+            }
+        }
+        case EDGE_BOUNCE: {
+            for (var axis = 0u; axis < DIMENSIONS; axis++) {
+                let value = (*boid).position[axis];
+                if value < low[axis] {
+                    (*boid).position[axis] = 2.0 * low[axis] - value;
+                    (*boid).velocity[axis] = abs((*boid).velocity[axis]);
+                } else if value > high[axis] {
+                    (*boid).position[axis] = 2.0 * high[axis] - value;
+                    (*boid).velocity[axis] = -abs((*boid).velocity[axis]);
+                }
+            }
+            // An overshoot larger than the whole world would reflect out the other side.
+            (*boid).position = clamp((*boid).position, low, high);
+        }
+        default: {}
+    }
+}
+
+// The first and last cell to visit on each axis around `home`: its neighbours (wrapping round
+// in a periodic world), every cell of an axis with fewer than three, so none is visited twice.
+fn visit_range(home: vec3<i32>) -> array<vec3<i32>, 2> {
+    var low = vec3<i32>(0);
+    var high = vec3<i32>(0);
+    for (var axis = 0u; axis < DIMENSIONS; axis++) {
+        let cells = i32(params.cells[axis]);
+        if params.periodic != 0u && cells < 3 {
+            low[axis] = 0;
+            high[axis] = cells - 1;
+        } else if params.periodic != 0u {
+            low[axis] = home[axis] - 1;
+            high[axis] = home[axis] + 1;
+        } else {
+            low[axis] = max(home[axis] - 1, 0);
+            high[axis] = min(home[axis] + 1, cells - 1);
+        }
+    }
+    return array<vec3<i32>, 2>(low, high);
+}
+
+fn wrapped_cell(cell: vec3<i32>) -> vec3<i32> {
+    let cells = vec3<i32>(params.cells.xyz);
+    return (cell % cells + cells) % cells;
+}
+
+@compute @workgroup_size(256)
+fn steer(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let me = invocation_index(id, groups);
+    if me >= params.count {
+        return;
+    }
+    var boid = sorted[me];
+    let position = boid.position;
+    let velocity = usable_velocity(boid.velocity);
+    let heading = normalize_or_zero(velocity);
+    let sees_all_round = params.view_limited == 0u || all(heading == Vector(0.0));
+
+    var away = Vector(0.0);
+    var velocity_sum = Vector(0.0);
+    var offset_sum = Vector(0.0);
+    var separation_count = 0.0;
+    var alignment_count = 0.0;
+    var cohesion_count = 0.0;
+
+    let range = visit_range(cell_coordinate(position));
+    for (var z = range[0].z; z <= range[1].z; z++) {
+        for (var y = range[0].y; y <= range[1].y; y++) {
+            for (var x = range[0].x; x <= range[1].x; x++) {
+                let cell = cell_index(wrapped_cell(vec3<i32>(x, y, z)));
+                let end = cell_start[cell + 1u];
+                for (var other = cell_start[cell]; other < end; other++) {
+                    if other == me {
+                        continue;
+                    }
+                    let neighbour = sorted[other];
+                    let offset = delta(position, neighbour.position);
+                    let distance_squared = dot(offset, offset);
+                    if distance_squared == 0.0 {
+                        continue;
+                    }
+                    // Inside the cone when the angle to the heading is at most half the view.
+                    if !sees_all_round && dot(offset, heading) < params.cos_half_view * sqrt(distance_squared) {
+                        continue;
+                    }
+                    if distance_squared < params.separation_radius_squared {
+                        away -= offset / distance_squared;
+                        separation_count += 1.0;
+                    }
+                    if distance_squared < params.alignment_radius_squared {
+                        velocity_sum += usable_velocity(neighbour.velocity);
+                        alignment_count += 1.0;
+                    }
+                    if distance_squared < params.cohesion_radius_squared {
+                        offset_sum += offset;
+                        cohesion_count += 1.0;
+                    }
+                }
+            }
+        }
+    }
+
+    let force = rule_force(away, separation_count, velocity, true) * params.separation_weight
+        + rule_force(velocity_sum, alignment_count, velocity, false) * params.alignment_weight
+        + rule_force(offset_sum, cohesion_count, velocity, false) * params.cohesion_weight;
+    // flock_core's `integrate`: v += a dt, the speed mode, p += v dt (Euler).
+    boid.velocity = limit_speed(boid.velocity + force / params.mass * params.dt);
+    boid.position += boid.velocity * params.dt;
+    apply_edge(&boid);
+    boids[sorted_index[me]] = boid;
+}
