@@ -8,6 +8,8 @@ mod behaviours;
 mod clock;
 mod components;
 mod dimension;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 mod lockstep;
 #[cfg(all(feature = "render", flock_3d))]
 mod meshes;

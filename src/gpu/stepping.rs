@@ -1,0 +1,159 @@
+//! The flock in the render world: the main world's orders carried over at each extract, then
+//! applied and the fixed steps run on the render device before the frame is drawn.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use bevy::prelude::*;
+use bevy::render::MainWorld;
+use bevy::render::renderer::{RenderDevice, RenderQueue};
+use flock_core::Vector;
+use flock_gpu::GpuFlock as KernelFlock;
+
+use super::handle::{FrameOrders, GpuFlock, GpuOrder};
+
+/// The render world's flock: made on the render device at the first frame, stepped there.
+#[derive(Resource, Default)]
+pub struct RenderGpuFlock {
+    /// The kernel's flock, once made.
+    pub(crate) flock: Option<KernelFlock>,
+    /// What the last extract carried over.
+    pub(crate) frame: FrameOrders,
+    /// Steps run since the flock was made.
+    pub(crate) steps: u64,
+    /// Whether the main world wants read-backs.
+    pub(crate) readback: bool,
+    /// Where the device's limit is written for the main world.
+    pub(crate) device_limit: Option<Arc<AtomicUsize>>,
+}
+
+impl RenderGpuFlock {
+    /// How many boids the device holds now.
+    pub fn len(&self) -> usize {
+        self.flock.as_ref().map_or(0, KernelFlock::len)
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The boid buffer (laid out as [`flock_gpu::BOID_BYTES`] says), once the flock exists.
+    pub fn boid_buffer(&self) -> Option<&flock_gpu::wgpu::Buffer> {
+        self.flock.as_ref().map(KernelFlock::boid_buffer)
+    }
+
+    /// Steps run on the device since the flock was made.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+}
+
+/// In `ExtractSchedule`: takes the main world's orders and steps (the handle forgets them, so
+/// each is applied once).
+pub(crate) fn extract_gpu_flock(
+    mut main_world: ResMut<MainWorld>,
+    mut render_flock: ResMut<RenderGpuFlock>,
+) {
+    let Some(mut handle) = main_world.get_resource_mut::<GpuFlock>() else {
+        return;
+    };
+    let mut frame = handle.take_frame();
+    // Orders from a frame the render world has not applied yet (none in practice: every
+    // extract is followed by its frame) are kept ahead of the new ones.
+    let earlier = std::mem::take(&mut render_flock.frame);
+    if !earlier.orders.is_empty() {
+        frame.orders.splice(0..0, earlier.orders);
+    }
+    frame.config = frame.config.or(earlier.config);
+    frame.steps = frame.steps.saturating_add(earlier.steps);
+    if render_flock.device_limit.is_none() {
+        render_flock.device_limit = Some(handle.device_limit_slot());
+    }
+    render_flock.frame = frame;
+}
+
+/// In `Render`, before anything is drawn: makes the flock on the render device (first frame),
+/// applies the orders and settings, and submits the frame's steps.
+pub(crate) fn step_gpu_flock(
+    mut render_flock: ResMut<RenderGpuFlock>,
+    device: Res<RenderDevice>,
+    queue: Res<RenderQueue>,
+) {
+    let render_flock = &mut *render_flock;
+    let frame = std::mem::take(&mut render_flock.frame);
+    if render_flock.flock.is_none() {
+        // The settings were checked in the main world, and the first extract carries them.
+        let config = frame.config.unwrap_or_default();
+        match KernelFlock::new(device.wgpu_device(), &queue.0, config, 0) {
+            Ok(flock) => render_flock.flock = Some(flock),
+            Err(error) => {
+                error!("GPU flock: cannot make the flock on the render device: {error}");
+                return;
+            }
+        }
+    }
+    let Some(flock) = render_flock.flock.as_mut() else {
+        return;
+    };
+    if let Some(slot) = &render_flock.device_limit {
+        slot.store(max_boids(device.wgpu_device()), Ordering::Relaxed);
+    }
+    if let Some(config) = frame.config
+        && let Err(error) = flock.set_config(config)
+    {
+        error!("GPU flock: settings refused by the device: {error}");
+    }
+    for order in frame.orders {
+        apply_order(flock, order);
+    }
+    for _ in 0..frame.steps {
+        if let Err(error) = flock.step(frame.dt) {
+            error!("GPU flock: step refused: {error}");
+            break;
+        }
+        render_flock.steps += 1;
+    }
+    render_flock.readback = frame.readback;
+}
+
+fn apply_order(flock: &mut KernelFlock, order: GpuOrder) {
+    let result = match order {
+        GpuOrder::Clear => flock.upload(&[], &[]),
+        GpuOrder::Add {
+            positions,
+            velocities,
+        } if flock.is_empty() => flock.upload(&positions, &velocities),
+        GpuOrder::Add {
+            positions,
+            velocities,
+        } => append(flock, positions, velocities),
+    };
+    if let Err(error) = result {
+        error!("GPU flock: boids refused by the device: {error}");
+    }
+}
+
+/// Adds boids after the ones on the device. The kernel uploads whole flocks, so the device's
+/// boids come back first (a blocking copy: spawning into a large flock costs a frame).
+fn append(
+    flock: &mut KernelFlock,
+    positions: Vec<Vector>,
+    velocities: Vec<Vector>,
+) -> Result<(), flock_gpu::GpuError> {
+    let (mut all_positions, mut all_velocities) = flock.read_back()?;
+    all_positions.extend(positions);
+    all_velocities.extend(velocities);
+    flock.upload(&all_positions, &all_velocities)
+}
+
+/// The most boids one storage buffer of this device holds (the kernel's own limit).
+fn max_boids(device: &flock_gpu::wgpu::Device) -> usize {
+    let limits = device.limits();
+    let largest = limits
+        .max_storage_buffer_binding_size
+        .min(limits.max_buffer_size);
+    usize::try_from(largest / flock_gpu::BOID_BYTES as u64)
+        .unwrap_or(usize::MAX)
+        .min(u32::MAX as usize)
+}

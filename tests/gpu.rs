@@ -1,0 +1,328 @@
+//! The GPU flock in a headless app with Bevy's renderer (feature `gpu`): the render world steps
+//! it once per fixed step of the main world, the read-back matches `flock_gpu` stepped on its
+//! own from the same start, invalid settings and boids are refused, spawning and clearing
+//! change the count. `bevy_flock3d` runs the same cases in 3D (`[[test]] path` in its
+//! manifest).
+//!
+//! They need a GPU adapter; Mesa's lavapipe is one (`VK_ICD_FILENAMES=
+//! /usr/share/vulkan/icd.d/lvp_icd.x86_64.json`). Without an adapter each test says so and
+//! passes, unless `FLOCK_REQUIRE_GPU=1` (CI), which makes it fail instead.
+#![cfg(feature = "gpu")]
+
+#[cfg(flock_3d)]
+extern crate bevy_flock3d as bevy_flock;
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::render::RenderApp;
+use bevy::render::pipelined_rendering::PipelinedRenderingPlugin;
+use bevy::time::TimeUpdateStrategy;
+use bevy::window::ExitCondition;
+use bevy::winit::WinitPlugin;
+use bevy_flock::flock_core::{Flock, FlockConfig, Vector};
+use bevy_flock::gpu::flock_gpu;
+use bevy_flock::gpu::{GpuFlock, GpuFlockPlugin, GpuFlockReadback, RenderGpuFlock};
+use bevy_flock::prelude::Placement;
+
+const HZ: f64 = 60.0;
+
+/// Whether a GPU adapter is there; without one, a test returns early after saying why (and
+/// fails instead under `FLOCK_REQUIRE_GPU=1`).
+fn gpu_available() -> bool {
+    match flock_gpu::request_device() {
+        Ok(_) => true,
+        Err(error) if std::env::var("FLOCK_REQUIRE_GPU").as_deref() == Ok("1") => {
+            panic!("FLOCK_REQUIRE_GPU=1 but there is no GPU: {error}")
+        }
+        Err(error) => {
+            eprintln!("skipped: {error} (lavapipe: set VK_ICD_FILENAMES)");
+            false
+        }
+    }
+}
+
+/// How many times the main world's fixed schedule ran.
+#[derive(Resource, Default)]
+struct FixedRuns(u64);
+
+/// A headless app with Bevy's renderer (no window, the render world run in step with the main
+/// world) and the GPU flock, every `update()` one fixed step of 1/60 s.
+fn gpu_app(flock: GpuFlock) -> App {
+    let mut app = App::new();
+    app.add_plugins(
+        DefaultPlugins
+            .build()
+            .disable::<WinitPlugin>()
+            .disable::<PipelinedRenderingPlugin>()
+            .disable::<bevy::log::LogPlugin>()
+            .set(WindowPlugin {
+                primary_window: None,
+                exit_condition: ExitCondition::DontExit,
+                close_when_requested: false,
+                ..default()
+            }),
+    )
+    .insert_resource(flock)
+    .add_plugins(GpuFlockPlugin)
+    .insert_resource(Time::<Fixed>::from_hz(HZ))
+    .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+        1.0 / HZ,
+    )))
+    .init_resource::<FixedRuns>()
+    .add_systems(FixedUpdate, |mut runs: ResMut<FixedRuns>| runs.0 += 1);
+    while app.plugins_state() == bevy::app::PluginsState::Adding {
+        bevy::tasks::tick_global_task_pools_on_main_thread();
+    }
+    app.finish();
+    app.cleanup();
+    app
+}
+
+fn handle(app: &App) -> &GpuFlock {
+    app.world().resource::<GpuFlock>()
+}
+
+fn handle_mut(app: &mut App) -> Mut<'_, GpuFlock> {
+    app.world_mut().resource_mut::<GpuFlock>()
+}
+
+fn on_device(app: &App) -> &RenderGpuFlock {
+    app.sub_app(RenderApp).world().resource::<RenderGpuFlock>()
+}
+
+fn readback(app: &App) -> &GpuFlockReadback {
+    app.world().resource::<GpuFlockReadback>()
+}
+
+/// Updates (paused, so no more steps are added) until a read-back of the current step has
+/// arrived.
+fn settle(app: &mut App) {
+    handle_mut(app).set_readback(true);
+    handle_mut(app).set_paused(true);
+    for _ in 0..200 {
+        app.update();
+        let steps = on_device(app).steps();
+        let arrived = readback(app);
+        if arrived.steps == steps && arrived.positions.len() == on_device(app).len() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    panic!("no read-back of the current step after 200 frames");
+}
+
+/// The largest difference of any coordinate.
+fn largest_difference(a: &[Vector], b: &[Vector]) -> f32 {
+    assert_eq!(a.len(), b.len());
+    a.iter()
+        .zip(b)
+        .map(|(a, b)| (*a - *b).abs().max_element())
+        .fold(0.0, f32::max)
+}
+
+fn config() -> FlockConfig {
+    FlockConfig::default()
+}
+
+#[test]
+fn the_render_world_steps_once_per_fixed_step_and_the_readback_matches_the_kernel() {
+    if !gpu_available() {
+        return;
+    }
+    const BOIDS: usize = 2_000;
+    // Few enough steps that rounding differences (below) have not grown into different
+    // flights: the flock is chaotic.
+    const FRAMES: u64 = 12;
+    let start = Flock::random(BOIDS, &config(), 7);
+    let mut flock = GpuFlock::new(config(), 1);
+    assert_eq!(
+        flock.spawn_states(start.positions(), start.velocities()),
+        BOIDS
+    );
+    let mut app = gpu_app(flock);
+    for _ in 0..FRAMES / 2 {
+        app.update();
+    }
+    // Invalid settings change nothing: the flock below is stepped with the valid ones.
+    let mut invalid = config();
+    invalid.max_speed = f32::NAN;
+    assert!(handle_mut(&mut app).set_config(invalid).is_err());
+    for _ in FRAMES / 2..FRAMES {
+        app.update();
+    }
+    settle(&mut app);
+
+    let fixed_runs = app.world().resource::<FixedRuns>().0;
+    assert!(
+        fixed_runs >= FRAMES - 1,
+        "{fixed_runs} fixed steps in {FRAMES} frames"
+    );
+    // Paused, the fixed steps of `settle` are not run; every one before was, once.
+    let steps = on_device(&app).steps();
+    assert_eq!(steps, handle(&app).steps_taken());
+    assert!(
+        steps >= FRAMES - 1 && steps <= fixed_runs,
+        "{steps} of {fixed_runs}"
+    );
+
+    let (device, queue, _) = flock_gpu::request_device().unwrap();
+    let mut direct = flock_gpu::GpuFlock::new(&device, &queue, config(), BOIDS).unwrap();
+    direct
+        .upload(start.positions(), start.velocities())
+        .unwrap();
+    for _ in 0..steps {
+        direct.step((1.0 / HZ) as f32).unwrap();
+    }
+    let (positions, velocities) = direct.read_back().unwrap();
+    let arrived = readback(&app);
+    assert_eq!(arrived.steps, steps);
+    // Sums are taken in another order on the device from run to run (atomics fill the grid's
+    // cells), so the two agree to rounding, not bit for bit.
+    let size = config().bounds.size().max_element();
+    let position_error = largest_difference(&arrived.positions, &positions);
+    let velocity_error = largest_difference(&arrived.velocities, &velocities);
+    eprintln!(
+        "{steps} steps: positions differ by {position_error}, velocities by {velocity_error}"
+    );
+    assert!(
+        position_error <= 1e-4 * size,
+        "positions differ by {position_error}"
+    );
+    assert!(
+        velocity_error <= 1e-4 * size,
+        "velocities differ by {velocity_error}"
+    );
+    assert_ne!(arrived.positions, start.positions(), "the flock moved");
+}
+
+#[test]
+fn spawning_and_clearing_change_the_count_on_the_device() {
+    if !gpu_available() {
+        return;
+    }
+    let mut app = gpu_app(GpuFlock::new(config(), 3));
+    app.update();
+    assert_eq!(on_device(&app).len(), 0);
+
+    assert_eq!(
+        handle_mut(&mut app).spawn(300, Placement::RandomInBounds),
+        300
+    );
+    app.update();
+    assert_eq!(handle(&app).len(), 300);
+    assert_eq!(on_device(&app).len(), 300);
+
+    // Added after the others, which keep their state.
+    settle(&mut app);
+    let before = readback(&app).positions.clone();
+    handle_mut(&mut app).set_paused(true);
+    let at = Vector::splat(10.0);
+    assert_eq!(handle_mut(&mut app).spawn(200, Placement::At(at)), 200);
+    settle(&mut app);
+    assert_eq!(on_device(&app).len(), 500);
+    assert_eq!(readback(&app).positions[..300], before[..]);
+    assert!(readback(&app).positions[300..].iter().all(|p| *p == at));
+
+    handle_mut(&mut app).clear();
+    assert_eq!(handle(&app).len(), 0);
+    app.update();
+    assert_eq!(on_device(&app).len(), 0);
+
+    // Cleared and spawned in one frame: in order.
+    handle_mut(&mut app).spawn(10, Placement::RandomInBounds);
+    handle_mut(&mut app).clear();
+    handle_mut(&mut app).spawn(20, Placement::RandomInBounds);
+    app.update();
+    assert_eq!(handle(&app).len(), 20);
+    assert_eq!(on_device(&app).len(), 20);
+
+    // Zero boids is no order at all.
+    assert_eq!(handle_mut(&mut app).spawn(0, Placement::RandomInBounds), 0);
+    app.update();
+    assert_eq!(on_device(&app).len(), 20);
+}
+
+#[test]
+fn hostile_orders_are_refused_and_hostile_flocks_stay_finite() {
+    if !gpu_available() {
+        return;
+    }
+    let mut flock = GpuFlock::new(config(), 5);
+
+    // Settings: each class refused, the settings unchanged.
+    let valid = *flock.config();
+    let mut hostile = Vec::new();
+    for value in [f32::NAN, f32::INFINITY, -1.0, 0.0] {
+        let mut speed = valid;
+        speed.max_speed = value;
+        hostile.push(speed);
+        let mut response = valid;
+        response.response_time = value;
+        hostile.push(response);
+    }
+    let mut radius = valid;
+    radius.separation_radius = -5.0;
+    hostile.push(radius);
+    let mut inverted = valid;
+    inverted.bounds.min = valid.bounds.max;
+    inverted.bounds.max = valid.bounds.min;
+    hostile.push(inverted);
+    for config in hostile {
+        assert!(flock.set_config(config).is_err(), "{config:?} accepted");
+        assert_eq!(*flock.config(), valid);
+    }
+
+    // Boids: not finite, or a velocity missing: none added.
+    let mut not_finite = vec![Vector::ZERO; 4];
+    not_finite[2].x = f32::NAN;
+    assert_eq!(flock.spawn_states(&not_finite, &[Vector::X; 4]), 0);
+    assert_eq!(flock.spawn_states(&[Vector::ZERO; 4], &[Vector::X; 3]), 0);
+    assert_eq!(
+        flock.spawn(5, Placement::At(Vector::splat(f32::INFINITY))),
+        0
+    );
+    assert_eq!(flock.len(), 0);
+
+    // Every boid on one point: they part without a NaN and stay in the bounds.
+    assert_eq!(flock.spawn(1_000, Placement::At(Vector::ZERO)), 1_000);
+    let mut app = gpu_app(flock);
+    for _ in 0..60 {
+        app.update();
+    }
+    settle(&mut app);
+    let arrived = readback(&app);
+    let bounds = config().bounds;
+    assert_eq!(arrived.positions.len(), 1_000);
+    for (position, velocity) in arrived.positions.iter().zip(&arrived.velocities) {
+        assert!(position.is_finite() && velocity.is_finite());
+        assert!(position.cmpge(bounds.min).all() && position.cmple(bounds.max).all());
+    }
+    assert!(
+        arrived.positions.iter().any(|p| *p != Vector::ZERO),
+        "they parted"
+    );
+
+    // A huge world, accepted by validation, steps without a NaN.
+    let mut huge = config();
+    huge.bounds.min = Vector::splat(-1.0e7);
+    huge.bounds.max = Vector::splat(1.0e7);
+    assert!(handle_mut(&mut app).set_config(huge).is_ok());
+    handle_mut(&mut app).set_paused(false);
+    for _ in 0..10 {
+        app.update();
+    }
+    settle(&mut app);
+    assert!(readback(&app).positions.iter().all(|p| p.is_finite()));
+
+    // More steps than a frame runs are dropped, not carried over.
+    handle_mut(&mut app).set_paused(false);
+    handle_mut(&mut app).set_max_steps_per_frame(0);
+    assert_eq!(handle(&app).max_steps_per_frame(), 1);
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+        5.0 / HZ,
+    )));
+    let before = on_device(&app).steps();
+    app.update();
+    assert_eq!(on_device(&app).steps(), before + 1);
+}
