@@ -32,6 +32,7 @@ mod steer;
 
 #[cfg(feature = "avian")]
 pub use behaviours::AvoidColliders;
+pub use behaviours::Orca;
 pub use behaviours::{
     Arrive, AvoidObstacles, AvoidWalls, BoidGroup, Evade, Flee, GroupMember, Hunt, MotionLimits,
     Obstacle, Pursue, Seek, SightFlock, Species, SpeciesRelations, SteeringForce, Target, TurnRate,
@@ -78,6 +79,7 @@ pub mod prelude {
     pub use crate::AvoidColliders;
     #[cfg(flock_3d)]
     pub use crate::Banking;
+    pub use crate::Orca;
     pub use crate::{
         Acceleration, Arrive, AvoidObstacles, AvoidWalls, Boid, BoidGroup, BoidsPlugin,
         BoundsSource, Evade, Flee, FlockClock, FlockRng, FlockSettings, FlockSystems, GroupMember,
@@ -95,6 +97,7 @@ pub mod prelude {
     #[cfg(all(feature = "render", flock_3d))]
     pub use crate::{bird_mesh, fish_mesh};
     pub use flock_core::Vector;
+    pub use flock_core::steering::OrcaParams;
     #[cfg(not(flock_3d))]
     pub use flock_core::steering::Polygon;
     pub use flock_core::steering::{CollisionParams, Enclosure, FlowField};

@@ -104,7 +104,7 @@ pub enum Obstacle {
 
 impl Obstacle {
     /// Its outline where `transform` puts it.
-    fn at(&self, transform: &Transform) -> Shape {
+    pub(crate) fn at(&self, transform: &Transform) -> Shape {
         let centre = position_of(transform.translation);
         match self {
             #[cfg(not(flock_3d))]

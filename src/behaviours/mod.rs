@@ -21,6 +21,7 @@ mod flee;
 mod flow_field;
 mod group;
 mod limits;
+mod orca;
 mod pursuit;
 mod seek;
 mod sight_flock;
@@ -46,6 +47,7 @@ pub use flee::Flee;
 pub use flow_field::{FlockFlowField, FollowFlowField};
 pub use group::{BoidGroup, GroupMember};
 pub use limits::{MotionLimits, TurnRate};
+pub use orca::Orca;
 pub use pursuit::{Evade, Pursue};
 pub use seek::{Arrive, Seek};
 pub use sight_flock::SightFlock;
@@ -130,6 +132,13 @@ pub(crate) fn add_behaviours(
                 .chain()
                 .in_set(set.clone()),
         );
+    // ORCA replaces the combined acceleration with the one that reaches its velocity.
+    app.register_type::<Orca>().add_systems(
+        schedule.clone(),
+        orca::avoid_agents
+            .after(combine_steering)
+            .in_set(set.clone()),
+    );
     // Avian's colliders are dodged with the other obstacles, in the same fixed order.
     #[cfg(feature = "avian")]
     app.register_type::<AvoidColliders>().add_systems(

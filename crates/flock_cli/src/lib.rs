@@ -11,6 +11,9 @@ macro_rules! dimension_modules {
         #[path = "dim/boids.rs"]
         #[allow(clippy::duplicate_mod)]
         pub mod boids;
+        #[path = "dim/crowd_circle.rs"]
+        #[allow(clippy::duplicate_mod)]
+        pub mod crowd_circle;
         #[path = "dim/kernel_bench.rs"]
         #[allow(clippy::duplicate_mod)]
         pub mod kernel_bench;
@@ -24,6 +27,7 @@ macro_rules! dimension_modules {
 }
 
 pub mod bench;
+pub mod crowd_circle;
 pub mod dim2;
 pub mod dim3;
 pub mod input;
