@@ -5,11 +5,12 @@
 //! - `flock simulate`: run a scenario headless and write every boid's state as CSV.
 //! - `flock soak`: a long run checked for non-finite or lost boids and for memory growth.
 //! - `flock crowd-circle`: RVO2's Circle scenario with ORCA or Reynolds' avoidance.
+//! - `flock crowd-bench`: the cost of ORCA through `App::update()`, against `AvoidCollisions`.
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use flock_cli::{bench, crowd_circle, memory, simulate, soak};
+use flock_cli::{bench, crowd_bench, crowd_circle, memory, simulate, soak};
 
 #[derive(Parser)]
 #[command(
@@ -34,6 +35,9 @@ enum Command {
     /// RVO2's Circle: agents on a circle walk to their antipodes, avoiding each other by ORCA,
     /// unaligned collision avoidance or separation; when the last arrived, how close two came.
     CrowdCircle(crowd_circle::CircleArgs),
+    /// Steps per second of App::update() with every boid avoiding the others by ORCA, against
+    /// unaligned collision avoidance.
+    CrowdBench(crowd_bench::CrowdBenchArgs),
     /// Peak memory of one flock, in a fresh process (used by `bench --memory`).
     #[command(hide = true)]
     MemoryProbe(memory::ProbeArgs),
@@ -46,6 +50,7 @@ fn main() -> ExitCode {
         Command::Simulate(args) => simulate::run(&args),
         Command::Soak(args) => soak::run(&args),
         Command::CrowdCircle(args) => crowd_circle::run(&args),
+        Command::CrowdBench(args) => crowd_bench::run(&args),
         Command::MemoryProbe(args) => memory::probe(&args),
     };
     match result {
