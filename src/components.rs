@@ -115,6 +115,14 @@ impl SteeringForce {
         prioritised.fold(self.sum, |sum, force| sum + force)
     }
 
+    /// Drops the forces added so far and adds `force` alone at `priority`: for a way of
+    /// combining that weighs every behaviour itself (context steering).
+    pub(crate) fn replace(&mut self, priority: SteeringPriority, force: Vector) {
+        self.sum = Vector::ZERO;
+        self.prioritised.clear();
+        self.add(priority, force);
+    }
+
     /// How the forces added are combined.
     pub fn combination(&self) -> SteeringCombination {
         self.combination

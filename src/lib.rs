@@ -35,6 +35,7 @@ mod steer;
 #[cfg(feature = "avian")]
 pub use behaviours::AvoidColliders;
 pub use behaviours::ContextSteering;
+pub use behaviours::Orca;
 pub use behaviours::{
     Arrive, AvoidObstacles, AvoidWalls, BoidGroup, Evade, Flee, GroupMember, Hunt, MotionLimits,
     Obstacle, Pursue, Seek, SightFlock, Species, SpeciesRelations, SteeringForce, Target, TurnRate,
@@ -44,9 +45,9 @@ pub use behaviours::{AvoidCollisions, FlockFlowField, FollowFlowField, Pen, Stay
 pub use behaviours::{
     FlockPath, FollowLeader, FollowPath, Formation, FormationMember, OffsetPursuit,
 };
+pub use behaviours::{FollowWall, Queue};
 pub use behaviours::{SlicingFocus, TimeSlicing};
 pub use behaviours::{SteeringCombination, SteeringPriority};
-pub use behaviours::{FollowWall, Queue};
 pub use clock::FlockClock;
 pub use components::{Acceleration, Boid, SteeringWeights, Velocity};
 #[cfg(flock_3d)]
@@ -85,6 +86,7 @@ pub mod prelude {
     #[cfg(flock_3d)]
     pub use crate::Banking;
     pub use crate::ContextSteering;
+    pub use crate::Orca;
     pub use crate::{
         Acceleration, Arrive, AvoidObstacles, AvoidWalls, Boid, BoidGroup, BoidsPlugin,
         BoundsSource, Evade, Flee, FlockClock, FlockRng, FlockSettings, FlockSystems, GroupMember,
@@ -99,12 +101,13 @@ pub mod prelude {
     pub use crate::{
         FlockPath, FollowLeader, FollowPath, Formation, FormationMember, OffsetPursuit,
     };
+    pub use crate::{FollowWall, Queue};
     pub use crate::{SlicingFocus, TimeSlicing};
     pub use crate::{SteeringCombination, SteeringPriority};
-    pub use crate::{FollowWall, Queue};
     #[cfg(all(feature = "render", flock_3d))]
     pub use crate::{bird_mesh, fish_mesh};
     pub use flock_core::Vector;
+    pub use flock_core::steering::OrcaParams;
     #[cfg(not(flock_3d))]
     pub use flock_core::steering::Polygon;
     pub use flock_core::steering::context::ContextParams;

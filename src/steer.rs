@@ -141,6 +141,24 @@ impl Nearby<'_, '_> {
             .candidates_where(point, radius, &mut self.candidates, is_other)
             .map(|other| (buffers.positions[other], buffers.velocities[other]))
     }
+
+    /// As [`others`](Self::others), with each boid's entity.
+    pub(crate) fn others_with_entities(
+        &mut self,
+        entity: Entity,
+        point: Vector,
+        radius: f32,
+    ) -> impl Iterator<Item = (Entity, Vector, Vector)> {
+        let buffers = &*self.buffers;
+        let is_other =
+            move |other: usize| (buffers.entities.get(other)).is_some_and(|&boid| boid != entity);
+        buffers
+            .candidates_where(point, radius, &mut self.candidates, is_other)
+            .map(|other| {
+                let state = (buffers.positions[other], buffers.velocities[other]);
+                (buffers.entities[other], state.0, state.1)
+            })
+    }
 }
 
 /// The boids a snapshot copies, in the query's order.

@@ -13,7 +13,9 @@ use flock_core::steering::{Shape, predict};
 
 use crate::behaviours::reported::ReportedOnce;
 use crate::behaviours::target::{Bodies, Target};
-use crate::behaviours::{Arrive, Flee, Obstacle, Pursue, Seek, Steerers, SteeringForce, vehicle};
+use crate::behaviours::{
+    Arrive, Flee, Obstacle, Pursue, Seek, Steerers, SteeringForce, SteeringPriority, vehicle,
+};
 use crate::settings::ActiveFlockSettings;
 use crate::steer::Nearby;
 
@@ -159,6 +161,6 @@ pub(crate) fn steer_by_context(
             neighbour_danger(maps, me.position, others, params.separation);
         }
 
-        sum.0 = context_force(&me, maps, params);
+        sum.replace(SteeringPriority::Context, context_force(&me, maps, params));
     }
 }

@@ -22,6 +22,7 @@ mod flee;
 mod flow_field;
 mod group;
 mod limits;
+mod orca;
 mod priority;
 mod pursuit;
 mod queue;
@@ -52,6 +53,7 @@ pub use flee::Flee;
 pub use flow_field::{FlockFlowField, FollowFlowField};
 pub use group::{BoidGroup, GroupMember};
 pub use limits::{MotionLimits, TurnRate};
+pub use orca::Orca;
 pub use priority::{SteeringCombination, SteeringPriority};
 pub use pursuit::{Evade, Pursue};
 pub use queue::Queue;
@@ -159,6 +161,13 @@ pub(crate) fn add_behaviours(
         context::steer_by_context
             .after(limits::report_invalid_limits)
             .before(combine_steering)
+            .in_set(set.clone()),
+    );
+    // ORCA replaces the combined acceleration with the one that reaches its velocity.
+    app.register_type::<Orca>().add_systems(
+        schedule.clone(),
+        orca::avoid_agents
+            .after(combine_steering)
             .in_set(set.clone()),
     );
     // Avian's colliders are dodged with the other obstacles, in the same fixed order.

@@ -11,7 +11,8 @@ use flock_core::{ForceLimit, Vector, limit_force};
 /// The prioritised ways take the behaviours in the order of [`SteeringPriority`]: avoiding
 /// obstacles, colliders and collisions first, then staying inside a pen, fleeing and evading,
 /// escaping hunters, the flocking rules, then following (flow fields, paths, leaders, offsets,
-/// formations), pursuing, hunting, seeking, arriving and wandering last. Wall avoidance stays
+/// formations), pursuing, hunting, queueing, seeking, arriving and wandering last (context
+/// steering, where a boid has it, replaces all of these with its one decision). Wall avoidance stays
 /// outside the combination (its push is added after it, as in the cocos2d-x crowd demo), and a
 /// group member's velocity is set by its group.
 ///
@@ -70,6 +71,9 @@ impl SteeringCombination {
 #[derive(Reflect, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[reflect(Debug, PartialEq)]
 pub enum SteeringPriority {
+    /// [`ContextSteering`](super::ContextSteering)'s decision, which already weighs the
+    /// boid's targets against its dangers and replaces its other behaviour forces.
+    Context,
     /// [`AvoidObstacles`](super::AvoidObstacles).
     AvoidObstacles,
     /// `AvoidColliders` (feature `avian`).
@@ -78,6 +82,8 @@ pub enum SteeringPriority {
     AvoidCollisions,
     /// [`StayInside`](super::StayInside).
     StayInside,
+    /// [`FollowWall`](super::FollowWall).
+    FollowWall,
     /// [`Flee`](super::Flee).
     Flee,
     /// [`Evade`](super::Evade).
@@ -102,6 +108,8 @@ pub enum SteeringPriority {
     Pursue,
     /// A [`Hunt`](super::Hunt)er's chase.
     Chase,
+    /// [`Queue`](super::Queue): the door, braking for the boid ahead and stepping aside.
+    Queue,
     /// [`Seek`](super::Seek).
     Seek,
     /// [`Arrive`](super::Arrive).
@@ -130,6 +138,7 @@ priorities! {
     super::AvoidObstacles => AvoidObstacles,
     super::AvoidCollisions => AvoidCollisions,
     super::StayInside => StayInside,
+    super::FollowWall => FollowWall,
     super::Flee => Flee,
     super::Evade => Evade,
     super::SightFlock => SightFlock,

@@ -6,7 +6,7 @@ use flock_core::steering::{QueueParams, QueueState, queue};
 use flock_core::{Space, Vector};
 
 use crate::behaviours::reported::ReportedOnce;
-use crate::behaviours::{SteererQuery, SteeringForce, vehicle};
+use crate::behaviours::{SteererQuery, SteeringForce, SteeringPriority, vehicle};
 use crate::settings::ActiveFlockSettings;
 use crate::steer::Nearby;
 
@@ -82,6 +82,9 @@ pub(crate) fn queue_at_doors(
                 .map(|(position, velocity)| {
                     (me.position + space.delta(me.position, position), velocity)
                 });
-        sum.0 += *weight * queue(&me, *door, others, params, state, dt);
+        sum.add(
+            SteeringPriority::Queue,
+            *weight * queue(&me, *door, others, params, state, dt),
+        );
     }
 }

@@ -11,6 +11,12 @@ macro_rules! dimension_modules {
         #[path = "dim/boids.rs"]
         #[allow(clippy::duplicate_mod)]
         pub mod boids;
+        #[path = "dim/crowd_bench.rs"]
+        #[allow(clippy::duplicate_mod)]
+        pub mod crowd_bench;
+        #[path = "dim/crowd_circle.rs"]
+        #[allow(clippy::duplicate_mod)]
+        pub mod crowd_circle;
         #[path = "dim/gpu_bench.rs"]
         #[allow(clippy::duplicate_mod)]
         pub mod gpu_bench;
@@ -27,6 +33,8 @@ macro_rules! dimension_modules {
 }
 
 pub mod bench;
+pub mod crowd_bench;
+pub mod crowd_circle;
 pub mod dim2;
 pub mod dim3;
 pub mod input;

@@ -4,11 +4,13 @@
 //!   table in `BENCHMARKS.md`.
 //! - `flock simulate`: run a scenario headless and write every boid's state as CSV.
 //! - `flock soak`: a long run checked for non-finite or lost boids and for memory growth.
+//! - `flock crowd-circle`: RVO2's Circle scenario with ORCA or Reynolds' avoidance.
+//! - `flock crowd-bench`: the cost of ORCA through `App::update()`, against `AvoidCollisions`.
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use flock_cli::{bench, memory, simulate, soak};
+use flock_cli::{bench, crowd_bench, crowd_circle, memory, simulate, soak};
 
 #[derive(Parser)]
 #[command(
@@ -30,6 +32,12 @@ enum Command {
     /// A long run, checked as it goes: no boid non-finite, outside the bounds or lost; resident
     /// memory after warm-up and at the end.
     Soak(soak::SoakArgs),
+    /// RVO2's Circle: agents on a circle walk to their antipodes, avoiding each other by ORCA,
+    /// unaligned collision avoidance or separation; when the last arrived, how close two came.
+    CrowdCircle(crowd_circle::CircleArgs),
+    /// Steps per second of App::update() with every boid avoiding the others by ORCA, against
+    /// unaligned collision avoidance.
+    CrowdBench(crowd_bench::CrowdBenchArgs),
     /// Peak memory of one flock, in a fresh process (used by `bench --memory`).
     #[command(hide = true)]
     MemoryProbe(memory::ProbeArgs),
@@ -41,6 +49,8 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Simulate(args) => simulate::run(&args),
         Command::Soak(args) => soak::run(&args),
+        Command::CrowdCircle(args) => crowd_circle::run(&args),
+        Command::CrowdBench(args) => crowd_bench::run(&args),
         Command::MemoryProbe(args) => memory::probe(&args),
     };
     match result {

@@ -1,0 +1,194 @@
+//! `flock crowd-circle`'s run in this module's dimension. Neighbours by brute force: every
+//! agent looks at every other each step.
+
+use super::kernel::Vector;
+use super::kernel::steering::{
+    CollisionParams, OrcaAgent, OrcaNeighbour, OrcaParams, OrcaScratch, Shape, Vehicle,
+    avoid_collisions, combine, orca_velocity,
+};
+use crate::crowd_circle::{CircleArgs, CircleOutcome, Method};
+
+/// The Reynolds methods reach their desired velocity within this many seconds: one step.
+fn response_time(args: &CircleArgs) -> f32 {
+    args.dt
+}
+
+/// Runs the scenario and measures it.
+pub fn run(args: &CircleArgs) -> CircleOutcome {
+    let count = args.count;
+    let mut positions = start_positions(args);
+    let goals: Vec<Vector> = positions.iter().map(|p| -*p).collect();
+    let mut velocities = vec![Vector::ZERO; count];
+    let mut next = vec![Vector::ZERO; count];
+    let mut preferred = vec![Vector::ZERO; count];
+    let mut scratch = OrcaScratch::default();
+    let max_steps = (args.max_time / args.dt).ceil() as u64;
+    let mut closest = closest_pair(&positions);
+    let home = |positions: &[Vector]| {
+        (0..count)
+            .filter(|&i| positions[i].distance(goals[i]) <= args.radius)
+            .count()
+    };
+    for step in 1..=max_steps {
+        for ((wish, position), goal) in preferred.iter_mut().zip(&positions).zip(&goals) {
+            *wish = (*goal - *position).clamp_length_max(args.preferred_speed.min(args.max_speed));
+        }
+        for i in 0..count {
+            next[i] = match args.method {
+                Method::Orca => orca(args, i, &positions, &velocities, &preferred, &mut scratch),
+                Method::AvoidCollisions | Method::Separation => {
+                    reynolds(args, i, &positions, &velocities, &preferred)
+                }
+            };
+        }
+        for ((position, velocity), new) in positions.iter_mut().zip(&mut velocities).zip(&next) {
+            *velocity = *new;
+            *position += *new * args.dt;
+        }
+        closest = closest.min(closest_pair(&positions));
+        if home(&positions) == count {
+            return CircleOutcome {
+                arrival_step: Some(step),
+                steps: step,
+                home: count,
+                closest,
+            };
+        }
+    }
+    CircleOutcome {
+        arrival_step: None,
+        steps: max_steps,
+        home: home(&positions),
+        closest,
+    }
+}
+
+/// The agents evenly round the circle in the plane z = 0, or (in 3D, `--sphere`) evenly over
+/// the sphere along a Fibonacci spiral.
+fn start_positions(args: &CircleArgs) -> Vec<Vector> {
+    let count = args.count;
+    (0..count)
+        .map(|i| {
+            let point = if args.sphere {
+                let golden = std::f32::consts::PI * (3.0 - 5.0_f32.sqrt());
+                let z = 1.0 - 2.0 * (i as f32 + 0.5) / count as f32;
+                let ring = (1.0 - z * z).sqrt();
+                let angle = golden * i as f32;
+                [ring * angle.cos(), ring * angle.sin(), z]
+            } else {
+                let angle = i as f32 * std::f32::consts::TAU / count as f32;
+                [angle.cos(), angle.sin(), 0.0]
+            };
+            Vector::from_slice(&point) * args.circle_radius
+        })
+        .collect()
+}
+
+/// ORCA's velocity for agent `i`.
+fn orca(
+    args: &CircleArgs,
+    i: usize,
+    positions: &[Vector],
+    velocities: &[Vector],
+    preferred: &[Vector],
+    scratch: &mut OrcaScratch,
+) -> Vector {
+    let params = OrcaParams {
+        radius: args.radius,
+        time_horizon: args.time_horizon,
+        obstacle_time_horizon: args.time_horizon,
+        neighbour_distance: args.neighbour_distance,
+        max_neighbours: args.max_neighbours,
+        clearance: args.clearance,
+        responsibility: 0.5,
+    };
+    let me = OrcaAgent {
+        position: positions[i],
+        velocity: velocities[i],
+        preferred_velocity: preferred[i],
+        max_speed: args.max_speed,
+        id: i as u64,
+    };
+    let others = (0..positions.len()).map(|j| OrcaNeighbour {
+        position: positions[j],
+        velocity: velocities[j],
+        radius: args.radius,
+        share: params.share(preferred[j], args.max_speed),
+        id: j as u64,
+    });
+    orca_velocity(&me, others, [] as [Shape; 0], &params, args.dt, scratch)
+}
+
+/// The walk to the goal plus Reynolds' unaligned collision avoidance or separation, weighted
+/// as the crate's behaviours are, truncated to the maximum force, integrated for one step.
+fn reynolds(
+    args: &CircleArgs,
+    i: usize,
+    positions: &[Vector],
+    velocities: &[Vector],
+    preferred: &[Vector],
+) -> Vector {
+    let vehicle = Vehicle {
+        position: positions[i],
+        velocity: velocities[i],
+        max_speed: args.max_speed,
+        response_time: response_time(args),
+    };
+    let others = (0..positions.len())
+        .filter(|&j| j != i)
+        .map(|j| (positions[j], velocities[j]));
+    let avoidance = match args.method {
+        Method::AvoidCollisions => {
+            let params = CollisionParams {
+                min_distance: 2.0 * args.radius,
+                horizon: args.time_horizon,
+            };
+            avoid_collisions(&vehicle, others, &params)
+        }
+        _ => SEPARATION_WEIGHT * separation(&vehicle, others, personal_space(args)),
+    };
+    let force = vehicle.steer_to(preferred[i]) + avoidance;
+    let max_force = 2.0 * args.max_speed / vehicle.response_time;
+    let acceleration = combine(force, max_force, 1.0);
+    (vehicle.velocity + acceleration * args.dt).clamp_length_max(args.max_speed)
+}
+
+/// Separation's weight against the walk's, as *The Nature of Code* weighs it against seeking.
+const SEPARATION_WEIGHT: f32 = 1.5;
+
+/// Separation reacts to neighbours whose centres are closer than this: two radii and one more
+/// radius of room.
+fn personal_space(args: &CircleArgs) -> f32 {
+    3.0 * args.radius
+}
+
+/// Reynolds' separation: the desired velocity is at full speed away from the neighbours within
+/// `space`, each weighted by the inverse of its distance.
+fn separation(
+    vehicle: &Vehicle,
+    others: impl Iterator<Item = (Vector, Vector)>,
+    space: f32,
+) -> Vector {
+    let away: Vector = others
+        .filter_map(|(position, _)| {
+            let offset = vehicle.position - position;
+            let distance = offset.length();
+            (distance > 0.0 && distance < space).then(|| offset / (distance * distance))
+        })
+        .sum();
+    match away.try_normalize() {
+        Some(direction) => vehicle.steer_to(direction * vehicle.max_speed),
+        None => Vector::ZERO,
+    }
+}
+
+/// The distance between the two closest centres.
+fn closest_pair(positions: &[Vector]) -> f32 {
+    let mut closest = f32::MAX;
+    for (i, a) in positions.iter().enumerate() {
+        for b in &positions[i + 1..] {
+            closest = closest.min(a.distance_squared(*b));
+        }
+    }
+    closest.sqrt()
+}

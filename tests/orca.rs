@@ -1,0 +1,190 @@
+//! ORCA (`Orca`) through the plugin in a headless `App`: boids walking at each other never
+//! touch, the neighbour index does not change the result, and invalid parameters steer nobody.
+//! `bevy_flock3d` runs the same cases in 3D (`[[test]] path` in its manifest).
+
+#[cfg(flock_3d)]
+extern crate bevy_flock3d as bevy_flock;
+
+mod common;
+
+use bevy::prelude::*;
+use bevy_flock::prelude::*;
+use common::*;
+
+const WALKER: MotionLimits = MotionLimits {
+    max_speed: 100.0,
+    max_force: 800.0,
+    mass: 1.0,
+};
+
+const RADIUS: f32 = 8.0;
+
+fn orca() -> Orca {
+    Orca {
+        params: OrcaParams {
+            radius: RADIUS,
+            clearance: 0.0,
+            ..OrcaParams::default()
+        },
+    }
+}
+
+fn arrive(goal: Vector) -> Arrive {
+    Arrive {
+        target: Target::Point(goal),
+        slow_radius: 50.0,
+        weight: 1.0,
+        speed: None,
+    }
+}
+
+/// `count` walkers round a circle of `radius`, each seeking its antipode, with `avoid` on each;
+/// their entities.
+fn circle_of_walkers(app: &mut App, count: usize, radius: f32, avoid: Option<Orca>) -> Vec<Entity> {
+    (0..count)
+        .map(|i| {
+            let angle = i as f32 * std::f32::consts::TAU / count as f32;
+            let start = level(radius * angle.cos(), radius * angle.sin());
+            let walker = spawn_boid(app, (WALKER, at(start), arrive(-start)));
+            if let Some(avoid) = avoid {
+                app.world_mut().entity_mut(walker).insert(avoid);
+            }
+            walker
+        })
+        .collect()
+}
+
+/// The closest two of `walkers` come over `steps` steps.
+fn closest_over(app: &mut App, walkers: &[Entity], steps: usize) -> f32 {
+    let mut closest = f32::MAX;
+    for _ in 0..steps {
+        app.update();
+        for (i, &a) in walkers.iter().enumerate() {
+            for &b in &walkers[i + 1..] {
+                closest = closest.min(position(app, a).distance(position(app, b)));
+            }
+        }
+    }
+    closest
+}
+
+#[test]
+fn two_boids_walking_at_each_other_never_touch() {
+    let mut app = app_with(no_flocking());
+    let walkers = circle_of_walkers(&mut app, 2, 200.0, Some(orca()));
+    let closest = closest_over(&mut app, &walkers, 600);
+    assert!(closest >= 2.0 * RADIUS - 1e-2, "closest centres {closest}");
+    for (walker, goal) in walkers.iter().zip([level(-200.0, 0.0), level(200.0, 0.0)]) {
+        let distance = position(&app, *walker).distance(goal);
+        assert!(distance < 20.0, "{walker} is {distance} from its goal");
+    }
+    assert_sound(&mut app);
+
+    // Without ORCA they walk straight through each other.
+    let mut app = app_with(no_flocking());
+    let walkers = circle_of_walkers(&mut app, 2, 200.0, None);
+    assert!(closest_over(&mut app, &walkers, 600) < 1.0);
+}
+
+#[test]
+fn a_crowd_steps_the_same_with_every_neighbour_index() {
+    let run = |index: IndexKind| {
+        let mut app = app_with(FlockConfig {
+            index,
+            ..no_flocking()
+        });
+        let walkers = circle_of_walkers(&mut app, 24, 150.0, Some(orca()));
+        let closest = closest_over(&mut app, &walkers, 240);
+        assert!(
+            closest >= 2.0 * RADIUS - 0.5,
+            "{index:?}: closest centres {closest}"
+        );
+        assert_sound(&mut app);
+        state_bits(&boid_states(&mut app))
+    };
+    let brute_force = run(IndexKind::BruteForce);
+    assert_eq!(run(IndexKind::Grid), brute_force, "the grid");
+    assert_eq!(run(IndexKind::KdTree), brute_force, "the KD-tree");
+}
+
+#[test]
+fn boids_on_one_point_part_without_a_nan() {
+    let mut app = app_with(no_flocking());
+    let here = level(10.0, 20.0);
+    let boids: Vec<Entity> = (0..5)
+        .map(|_| spawn_boid(&mut app, (WALKER, at(here), orca())))
+        .collect();
+    step(&mut app, 60);
+    assert_sound(&mut app);
+    let closest = closest_over(&mut app, &boids, 1);
+    assert!(closest > 1.0, "still on top of each other: {closest}");
+}
+
+#[test]
+fn invalid_params_steer_nobody() {
+    let bad = [
+        OrcaParams {
+            radius: f32::NAN,
+            ..orca().params
+        },
+        OrcaParams {
+            time_horizon: -1.0,
+            ..orca().params
+        },
+        OrcaParams {
+            obstacle_time_horizon: 0.0,
+            ..orca().params
+        },
+        OrcaParams {
+            neighbour_distance: f32::INFINITY,
+            ..orca().params
+        },
+        OrcaParams {
+            responsibility: 0.0,
+            ..orca().params
+        },
+        OrcaParams {
+            clearance: -1.0,
+            ..orca().params
+        },
+    ];
+    let plain = {
+        let mut app = app_with(no_flocking());
+        circle_of_walkers(&mut app, 2, 200.0, None);
+        step(&mut app, 300);
+        state_bits(&boid_states(&mut app))
+    };
+    for params in bad {
+        let mut app = app_with(no_flocking());
+        circle_of_walkers(&mut app, 2, 200.0, Some(Orca { params }));
+        step(&mut app, 300);
+        assert_sound(&mut app);
+        assert_eq!(state_bits(&boid_states(&mut app)), plain, "{params:?}");
+    }
+}
+
+#[test]
+fn an_obstacle_in_the_way_is_walked_round() {
+    let mut app = app_with(no_flocking());
+    app.world_mut()
+        .spawn((at(level(0.0, 0.0)), ball_obstacle(40.0)));
+    let walker = spawn_boid(
+        &mut app,
+        (
+            WALKER,
+            at(level(-200.0, 1.0)),
+            arrive(level(200.0, 1.0)),
+            orca(),
+        ),
+    );
+    let mut nearest = f32::MAX;
+    for _ in 0..600 {
+        app.update();
+        nearest = nearest.min(position(&app, walker).length());
+    }
+    assert!(
+        nearest >= 40.0 + RADIUS - 1e-2,
+        "came within {nearest} of the centre"
+    );
+    assert!(position(&app, walker).distance(level(200.0, 1.0)) < 20.0);
+}
