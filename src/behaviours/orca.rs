@@ -75,7 +75,7 @@ pub(crate) fn avoid_agents(
     )>,
 ) {
     let dt = time.delta_secs();
-    if boids.is_empty() || !(dt > 0.0) {
+    if boids.is_empty() || dt.is_nan() || dt <= 0.0 {
         return;
     }
     let config = &settings.0.config;

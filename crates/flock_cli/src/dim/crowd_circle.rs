@@ -33,8 +33,8 @@ pub fn run(args: &CircleArgs) -> CircleOutcome {
         for ((wish, position), goal) in preferred.iter_mut().zip(&positions).zip(&goals) {
             *wish = (*goal - *position).clamp_length_max(args.preferred_speed.min(args.max_speed));
         }
-        for i in 0..count {
-            next[i] = match args.method {
+        for (i, new) in next.iter_mut().enumerate() {
+            *new = match args.method {
                 Method::Orca => orca(args, i, &positions, &velocities, &preferred, &mut scratch),
                 Method::AvoidCollisions | Method::Separation => {
                     reynolds(args, i, &positions, &velocities, &preferred)
