@@ -4,7 +4,7 @@
 #
 #   tools/stage-packages.sh OUT     then, in OUT: cargo package / cargo publish -p <crate>
 #
-# In the repository, `flock_core3d` and `bevy_flock3d` compile the 2D crates' source through
+# In the repository, `flock_core3d`, `flock_gpu3d` and `bevy_flock3d` compile the 2D crates' source through
 # paths that leave their own folder (`[lib] path = "../../src/lib.rs"`, `[[test]] path`,
 # `#[path = "../../../examples/support/mod.rs"]`), so that one source serves both dimensions
 # and a plain checkout loads on every OS (no symlinks). A package holds only its own folder, so
@@ -98,10 +98,11 @@ stage() {
 
 stage crates/flock_core3d ../flock_core
 stage crates/bevy_flock3d ../..
+stage crates/flock_gpu3d ../flock_gpu
 
 # No staged crate may still reach outside its folder.
 status=0
-for crate in crates/flock_core3d crates/bevy_flock3d; do
+for crate in crates/flock_core3d crates/bevy_flock3d crates/flock_gpu3d; do
     dir="$out/$crate"
     while IFS= read -r -d '' file; do
         while read -r path; do
