@@ -161,8 +161,8 @@ fn draw_walls(mut gizmos: Gizmos) {
 fn update_help(boids: Query<Has<Queue>, With<Boid>>, mut help: ResMut<support::HelpLine>) {
     let waiting = boids.iter().filter(|&queueing| queueing).count();
     let text = format!(
-        "{waiting} queueing for the door (green): each brakes for the one just ahead and, \
-         blocked for a second, steps aside; through, they walk on"
+        "{waiting} queueing for the green door: brake for the one ahead, step aside when \
+         blocked"
     );
     help.set_if_neq(support::HelpLine(text));
 }

@@ -216,8 +216,7 @@ fn draw_pen(mut gizmos: Gizmos) {
 
 fn update_help(sheep: Query<(), With<Evade>>, mut help: ResMut<support::HelpLine>) {
     let text = format!(
-        "{} sheep stay in the pen and evade the red dog, which pursues the nearest; yellow: \
-         wall followers (the fence both ways, the post)",
+        "{} sheep stay in the pen, evading the red dog; yellow: wall followers (fence, post)",
         sheep.iter().count()
     );
     help.set_if_neq(support::HelpLine(text));
