@@ -1,6 +1,6 @@
 //! `flock crowd-bench`: steps per second of `App::update()` with every boid avoiding the others
 //! by ORCA (`Orca`), against the same flock with unaligned collision avoidance
-//! (`AvoidCollisions`), in one run.
+//! (`AvoidCollisions`), and with that avoidance time-sliced (`TimeSlicing`), in one run.
 
 use clap::Args;
 
@@ -30,6 +30,10 @@ pub struct CrowdBenchArgs {
     /// Updates measured (the median is reported).
     #[arg(long, default_value_t = 15)]
     samples: usize,
+    /// The sliced column: collision avoidance worked out one step in this many (`TimeSlicing`
+    /// with no focus, so every boid is sliced).
+    #[arg(long, default_value_t = 4)]
+    slicing: u32,
 }
 
 /// Runs `flock crowd-bench`: one table row per dimension and size.
@@ -37,29 +41,43 @@ pub fn run(args: &CrowdBenchArgs) -> Result<(), String> {
     if args.samples == 0 {
         return Err("--samples: at least one".to_string());
     }
+    if !bevy_flock::TimeSlicing::new(args.slicing, 0.0).is_valid() {
+        return Err(format!(
+            "--slicing: 1 to {}, not {}",
+            bevy_flock::TimeSlicing::MAX_EVERY,
+            args.slicing
+        ));
+    }
+    let every = args.slicing;
     let threads = bevy::tasks::available_parallelism();
     println!(
         "App::update() on {threads} threads, medians of {} updates",
         args.samples
     );
-    println!("| dims | boids | ORCA steps/s | AvoidCollisions steps/s | ratio |");
-    println!("|---|---|---|---|---|");
+    println!(
+        "| dims | boids | ORCA steps/s | AvoidCollisions steps/s | ratio | AvoidCollisions, 1 \
+         step in {every}, steps/s |"
+    );
+    println!("|---|---|---|---|---|---|");
     for &dims in &args.dims {
         for &count in &args.counts {
-            let measure = |avoidance| {
+            let measure = |avoidance, every| {
+                let (warmup, samples) = (args.warmup, args.samples);
                 if dims == 3 {
-                    crate::dim3::crowd_bench::measure(count, avoidance, args.warmup, args.samples)
+                    crate::dim3::crowd_bench::measure(count, avoidance, every, warmup, samples)
                 } else {
-                    crate::dim2::crowd_bench::measure(count, avoidance, args.warmup, args.samples)
+                    crate::dim2::crowd_bench::measure(count, avoidance, every, warmup, samples)
                 }
             };
-            let orca = measure(Avoidance::Orca).as_secs_f64();
-            let reynolds = measure(Avoidance::AvoidCollisions).as_secs_f64();
+            let orca = measure(Avoidance::Orca, 1).as_secs_f64();
+            let reynolds = measure(Avoidance::AvoidCollisions, 1).as_secs_f64();
+            let sliced = measure(Avoidance::AvoidCollisions, every).as_secs_f64();
             println!(
-                "| {dims} | {count} | {:.1} | {:.1} | {:.2} |",
+                "| {dims} | {count} | {:.1} | {:.1} | {:.2} | {:.1} |",
                 1.0 / orca,
                 1.0 / reynolds,
-                orca / reynolds
+                orca / reynolds,
+                1.0 / sliced
             );
         }
     }

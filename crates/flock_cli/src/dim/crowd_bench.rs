@@ -6,16 +6,24 @@ use std::time::{Duration, Instant};
 use super::kernel::IndexKind;
 use super::kernel::steering::{CollisionParams, OrcaParams};
 use super::kernel_bench::bench_config;
-use super::plugin::{AvoidCollisions, Boid, Orca};
+use super::plugin::{AvoidCollisions, Boid, Orca, TimeSlicing};
 use crate::bench::median;
 use crate::crowd_bench::Avoidance;
 
 /// The median `App::update()` of `count` boids in `flock bench`'s 32-neighbour world (the
-/// Processing flock, wrapping), each with `avoidance`, after `warmup` updates, over `samples`.
-pub fn measure(count: usize, avoidance: Avoidance, warmup: usize, samples: usize) -> Duration {
+/// Processing flock, wrapping), each with `avoidance` worked out one step in `every` (time
+/// slicing with no focus), after `warmup` updates, over `samples`.
+pub fn measure(
+    count: usize,
+    avoidance: Avoidance,
+    every: u32,
+    warmup: usize,
+    samples: usize,
+) -> Duration {
     let config = bench_config(count, 32, IndexKind::Grid);
     let reach = config.max_radius();
     let mut app = super::app_bench::bench_app(config, count, 7);
+    app.insert_resource(TimeSlicing::new(every, 0.0));
     let mut boids = app.world_mut().query_filtered::<bevy::prelude::Entity, bevy::prelude::With<Boid>>();
     let entities: Vec<_> = boids.iter(app.world()).collect();
     for entity in entities {
