@@ -14,24 +14,6 @@ use bevy_flock::flock_core::DIMENSIONS;
 use bevy_flock::prelude::*;
 use common::*;
 
-const WALKER: MotionLimits = MotionLimits {
-    max_speed: 100.0,
-    max_force: 800.0,
-    mass: 1.0,
-};
-
-/// Two bodies collide when their centres are closer than this.
-const BODY: f32 = 12.0;
-
-/// Avoidance keeps a margin: it steers to pass half a body farther apart than a collision.
-const AVOID: AvoidCollisions = AvoidCollisions {
-    params: CollisionParams {
-        min_distance: 1.5 * BODY,
-        horizon: 1.0,
-    },
-    weight: 3.0,
-};
-
 /// A crowd walking ahead (+x) along five lanes 30 apart and another walking left along five
 /// lanes, crossing in the middle (each lane has a walker every 75 units, at 100 units a
 /// second); a walker past the far side comes back in at the near one. Returns the collisions in

@@ -11,12 +11,6 @@ use bevy::prelude::*;
 use bevy_flock::prelude::*;
 use common::*;
 
-const WALKER: MotionLimits = MotionLimits {
-    max_speed: 100.0,
-    max_force: 800.0,
-    mass: 1.0,
-};
-
 const RADIUS: f32 = 8.0;
 
 fn orca() -> Orca {

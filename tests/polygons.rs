@@ -8,12 +8,6 @@ use bevy_flock::flock_core::steering::Polygon;
 use bevy_flock::prelude::*;
 use common::*;
 
-const WALKER: MotionLimits = MotionLimits {
-    max_speed: 100.0,
-    max_force: 800.0,
-    mass: 1.0,
-};
-
 #[test]
 fn boids_go_around_rotated_rectangles_and_polygons() {
     let mut app = app_with(no_flocking());

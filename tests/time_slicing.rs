@@ -12,23 +12,6 @@ use bevy::prelude::*;
 use bevy_flock::prelude::*;
 use common::*;
 
-const WALKER: MotionLimits = MotionLimits {
-    max_speed: 100.0,
-    max_force: 800.0,
-    mass: 1.0,
-};
-
-/// Two bodies collide when their centres are closer than this.
-const BODY: f32 = 12.0;
-
-const AVOID: AvoidCollisions = AvoidCollisions {
-    params: CollisionParams {
-        min_distance: 1.5 * BODY,
-        horizon: 1.0,
-    },
-    weight: 3.0,
-};
-
 /// Two rows of walkers, 40 apart along their rows, walking at each other across the origin,
 /// each row staggered so every walker meets someone head on or nearly.
 fn head_on_rows(app: &mut App, avoid: bool) {

@@ -18,6 +18,26 @@ use bevy_flock::prelude::*;
 /// Fixed steps per second.
 pub const HZ: f64 = 60.0;
 
+/// A walker of the crowd tests: up to 100 units a second, quick to steer.
+pub const WALKER: MotionLimits = MotionLimits {
+    max_speed: 100.0,
+    max_force: 800.0,
+    mass: 1.0,
+};
+
+/// Two walkers' bodies collide when their centres are closer than this.
+pub const BODY: f32 = 12.0;
+
+/// Collision avoidance for walkers, with a margin: it steers to pass half a body farther apart
+/// than a collision.
+pub const AVOID: AvoidCollisions = AvoidCollisions {
+    params: CollisionParams {
+        min_distance: 1.5 * BODY,
+        horizon: 1.0,
+    },
+    weight: 3.0,
+};
+
 /// A headless app, built from `plugins` (MinimalPlugins, maybe with a chosen task pool), whose
 /// every `update()` runs exactly one fixed step of 1/60 s.
 pub fn create_app_with<M>(plugins: impl Plugins<M>, settings: FlockSettings, seed: u64) -> App {

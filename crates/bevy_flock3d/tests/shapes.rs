@@ -12,12 +12,6 @@ use bevy::prelude::*;
 use bevy_flock3d::prelude::*;
 use common::*;
 
-const WALKER: MotionLimits = MotionLimits {
-    max_speed: 100.0,
-    max_force: 800.0,
-    mass: 1.0,
-};
-
 #[test]
 fn an_invalid_box_pen_is_ignored_without_nan() {
     let mut app = app_with(no_flocking());
