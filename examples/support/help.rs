@@ -1,7 +1,9 @@
 //! A one-line help in the top-left corner of the view, kept there as the window resizes.
 
+use bevy::camera::visibility::RenderLayers;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
 use bevy_flock::{Boid, FlockClock, FlockSettings};
 
 /// The help line's text; examples update it (e.g. with the current mode), through
@@ -17,6 +19,55 @@ impl Plugin for HelpLinePlugin {
         app.insert_resource(HelpLine(self.0.to_owned()))
             .add_systems(Startup, spawn_help)
             .add_systems(Update, show_help);
+    }
+}
+
+/// Shows [`HelpLine`] in the window's top-left corner at a fixed size, whatever the main
+/// camera does: drawn by a 2D overlay camera of its own (a 3D scene, a 2D scene that zooms).
+pub struct ScreenHelpPlugin(pub &'static str);
+
+impl Plugin for ScreenHelpPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(HelpLine(self.0.to_owned()))
+            .add_systems(Startup, spawn_screen_help)
+            .add_systems(Update, show_screen_help);
+    }
+}
+
+/// The layer of the overlay: the help text and the 2D camera that draws it over the view
+/// (and nothing else: the flock and its gizmos stay on layer 0).
+const OVERLAY: usize = 1;
+
+fn spawn_screen_help(mut commands: Commands) {
+    commands.spawn((
+        Camera2d,
+        Camera {
+            order: 1,
+            clear_color: ClearColorConfig::None,
+            ..default()
+        },
+        RenderLayers::layer(OVERLAY),
+    ));
+    commands.spawn((
+        HelpText,
+        overlay_text(Color::srgb(0.9, 0.92, 0.97)),
+        RenderLayers::layer(OVERLAY),
+    ));
+}
+
+/// Keeps the help text in the window's top-left corner.
+fn show_screen_help(
+    line: Res<HelpLine>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    mut help: Single<(&mut Text2d, &mut Transform), With<HelpText>>,
+) {
+    let (text, transform) = &mut *help;
+    if let Ok(window) = windows.single() {
+        let corner = Vec2::new(-window.width(), window.height()) / 2.0;
+        transform.translation = (corner + Vec2::new(12.0, -10.0)).extend(0.0);
+    }
+    if text.0 != line.0 {
+        text.0.clone_from(&line.0);
     }
 }
 

@@ -11,6 +11,8 @@
 #![allow(dead_code, unused_imports)]
 
 mod avoidance;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 mod help;
 pub mod hunt;
 mod input;
@@ -20,7 +22,8 @@ pub mod tanks;
 
 pub use avoidance::{Avoiding, switch_avoidance};
 pub use help::{
-    FlockStatus, HelpLine, HelpLinePlugin, HelpText, PanelKey, overlay_text, top_left_of_bounds,
+    FlockStatus, HelpLine, HelpLinePlugin, HelpText, PanelKey, ScreenHelpPlugin, overlay_text,
+    top_left_of_bounds,
 };
 pub use input::{Shortcuts, WorldClicks, pause_on_space, step_on_n};
 pub use selection::{ClickToSend, Destination, Selection};

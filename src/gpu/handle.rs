@@ -2,8 +2,10 @@
 //! only the orders for the render world (spawn, clear, settings) and the fixed steps to run.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Duration;
 
+use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
 use flock_core::{ConfigError, FlockConfig, Vector, random_direction, random_point};
 use rand::SeedableRng;
@@ -46,7 +48,27 @@ pub struct GpuFlock {
     steps_taken: u64,
     step_dt: f32,
     logged: Option<ConfigError>,
-    device_limit: Arc<AtomicUsize>,
+    report: Arc<DeviceReport>,
+    render_layers: RenderLayers,
+}
+
+/// What the render world reports back about the device: the most boids it holds and the last
+/// step time it measured.
+#[derive(Debug)]
+pub(crate) struct DeviceReport {
+    /// `usize::MAX` until the flock is made on the device.
+    pub limit: AtomicUsize,
+    /// Nanoseconds; `u64::MAX` while there is no measurement.
+    pub step_nanos: AtomicU64,
+}
+
+impl Default for DeviceReport {
+    fn default() -> Self {
+        Self {
+            limit: AtomicUsize::new(usize::MAX),
+            step_nanos: AtomicU64::new(u64::MAX),
+        }
+    }
 }
 
 /// A change to the boids, applied in order in the render world.
@@ -88,7 +110,8 @@ impl GpuFlock {
             steps_taken: 0,
             step_dt: 0.0,
             logged: None,
-            device_limit: Arc::new(AtomicUsize::new(usize::MAX)),
+            report: Arc::default(),
+            render_layers: RenderLayers::default(),
         };
         // Refused settings were logged; the defaults stand.
         let _ = flock.set_config(config);
@@ -139,7 +162,17 @@ impl GpuFlock {
     /// The most boids the device holds: unknown (`usize::MAX`) until the render world has
     /// made the flock, then as the device's buffer limits say.
     pub fn device_limit(&self) -> usize {
-        self.device_limit.load(Ordering::Relaxed)
+        self.report.limit.load(Ordering::Relaxed)
+    }
+
+    /// How long a step takes on the GPU, as the device last measured it (timestamps around the
+    /// step's compute pass, a few frames old): `None` where the device cannot time its passes
+    /// (no `TIMESTAMP_QUERY` feature) and until the first measurement arrives.
+    pub fn step_time(&self) -> Option<Duration> {
+        match self.report.step_nanos.load(Ordering::Relaxed) {
+            u64::MAX => None,
+            nanos => Some(Duration::from_nanos(nanos)),
+        }
     }
 
     /// Adds `count` boids placed by `placement` (inside the settings' bounds), each heading in
@@ -234,6 +267,18 @@ impl GpuFlock {
         self.readback = on;
     }
 
+    /// The layers the flock is drawn on: cameras that see one of them draw it (layer 0 by
+    /// default, as for entities without `RenderLayers`, so an overlay camera on another layer
+    /// does not draw the flock again).
+    pub fn render_layers(&self) -> &RenderLayers {
+        &self.render_layers
+    }
+
+    /// Draws the flock on these layers from the next frame on.
+    pub fn set_render_layers(&mut self, layers: RenderLayers) {
+        self.render_layers = layers;
+    }
+
     /// Whether read-backs are on.
     pub fn readback(&self) -> bool {
         self.readback
@@ -280,9 +325,9 @@ impl GpuFlock {
         }
     }
 
-    /// Where the render world writes the device's limit.
-    pub(crate) fn device_limit_slot(&self) -> Arc<AtomicUsize> {
-        Arc::clone(&self.device_limit)
+    /// Where the render world writes what it learns about the device.
+    pub(crate) fn report(&self) -> Arc<DeviceReport> {
+        Arc::clone(&self.report)
     }
 
     /// How many of `count` new boids fit under the device's limit (logged when not all).

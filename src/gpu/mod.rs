@@ -29,12 +29,25 @@
 //!     .run();
 //! ```
 
+mod draw;
 mod handle;
+mod look;
 mod readback;
 mod stepping;
 
 use bevy::prelude::*;
 use bevy::render::{ExtractSchedule, Render, RenderApp, RenderSystems};
+
+#[cfg(not(flock_3d))]
+use bevy::core_pipeline::{
+    Core2d, Core2dSystems,
+    core_2d::{main_opaque_pass_2d, main_transparent_pass_2d},
+};
+#[cfg(flock_3d)]
+use bevy::core_pipeline::{
+    Core3d, Core3dSystems,
+    core_3d::{main_opaque_pass_3d, main_transparent_pass_3d},
+};
 
 pub use handle::{DEFAULT_MAX_STEPS_PER_FRAME, GpuFlock};
 pub use readback::GpuFlockReadback;
@@ -43,12 +56,16 @@ pub use stepping::RenderGpuFlock;
 /// The GPU kernel, re-exported: `flock_gpu` in `bevy_flock`, `flock_gpu3d` in `bevy_flock3d`.
 pub use flock_gpu;
 
+use draw::{GpuDrawPipelines, add_draw_shader, draw_gpu_flock};
+use look::{RenderGpuLook, extract_gpu_look};
 use readback::{read_back_gpu_flock, readback_channel, receive_gpu_readback};
 use stepping::{extract_gpu_flock, step_gpu_flock};
 
 /// Adds the GPU flock: the [`GpuFlock`] handle (yours if inserted before, else an empty flock
 /// with the default settings), [`GpuFlockReadback`], the fixed-step count in `FixedUpdate`,
-/// and the render world's stepping. Needs Bevy's renderer (`DefaultPlugins`, or a headless
+/// and the render world's stepping and drawing. Boids are drawn as the app's
+/// [`BoidPrefab`](crate::BoidPrefab) says, the resource the CPU flock's boids are drawn with
+/// (added here if the app has none). Needs Bevy's renderer (`DefaultPlugins`, or a headless
 /// `RenderPlugin`); without it the plugin logs an error and adds only the main world's part.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct GpuFlockPlugin;
@@ -58,6 +75,7 @@ impl Plugin for GpuFlockPlugin {
         let (receiver, sender) = readback_channel();
         app.init_resource::<GpuFlock>()
             .init_resource::<GpuFlockReadback>()
+            .init_resource::<crate::BoidPrefab>()
             .insert_resource(receiver)
             .add_systems(FixedUpdate, count_fixed_step)
             .add_systems(PreUpdate, receive_gpu_readback);
@@ -67,14 +85,53 @@ impl Plugin for GpuFlockPlugin {
         };
         render_app
             .init_resource::<RenderGpuFlock>()
+            .init_resource::<RenderGpuLook>()
+            .init_resource::<GpuDrawPipelines>()
             .insert_resource(sender)
-            .add_systems(ExtractSchedule, extract_gpu_flock)
+            .add_systems(ExtractSchedule, (extract_gpu_flock, extract_gpu_look))
             .add_systems(
                 Render,
                 (step_gpu_flock, read_back_gpu_flock)
                     .chain()
                     .in_set(RenderSystems::PrepareResources),
             );
+        #[cfg(not(flock_3d))]
+        render_app.add_systems(
+            Core2d,
+            draw_gpu_flock
+                .after(main_opaque_pass_2d)
+                .before(main_transparent_pass_2d)
+                .in_set(Core2dSystems::MainPass),
+        );
+        #[cfg(flock_3d)]
+        render_app.add_systems(
+            Core3d,
+            draw_gpu_flock
+                .after(main_opaque_pass_3d)
+                .before(main_transparent_pass_3d)
+                .in_set(Core3dSystems::MainPass),
+        );
+    }
+
+    fn finish(&self, app: &mut App) {
+        add_draw_shader(app);
+        // The bundled sprites (2D) or the default bird (3D), as `BoidsPlugin` adds them: both
+        // leave a prefab the app chose alone, so adding both plugins is the same as one.
+        #[cfg(not(flock_3d))]
+        crate::sprites::add_bundled_sprites(app);
+        #[cfg(flock_3d)]
+        crate::prefab::add_default_mesh(app);
+    }
+}
+
+/// Gives the GPU flock the CPU flock's [`FlockSettings`](crate::FlockSettings) whenever they
+/// change: add it to `Update` to tune the GPU flock from the tuning panel, or to have it fly in
+/// bounds that follow the camera. Settings the GPU flock refuses are logged and leave it as
+/// it is (see [`GpuFlock::set_config`]).
+pub fn follow_flock_settings(settings: Res<crate::FlockSettings>, mut flock: ResMut<GpuFlock>) {
+    if settings.is_changed() {
+        // A refusal is logged by `set_config`.
+        let _ = flock.set_config(settings.config);
     }
 }
 

@@ -2,15 +2,14 @@
 //! applied and the fixed steps run on the render device before the frame is drawn.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
 use bevy::prelude::*;
 use bevy::render::MainWorld;
 use bevy::render::renderer::{RenderDevice, RenderQueue};
-use flock_core::Vector;
 use flock_gpu::GpuFlock as KernelFlock;
 
-use super::handle::{FrameOrders, GpuFlock, GpuOrder};
+use super::handle::{DeviceReport, FrameOrders, GpuFlock, GpuOrder};
 
 /// The render world's flock: made on the render device at the first frame, stepped there.
 #[derive(Resource, Default)]
@@ -23,8 +22,8 @@ pub struct RenderGpuFlock {
     pub(crate) steps: u64,
     /// Whether the main world wants read-backs.
     pub(crate) readback: bool,
-    /// Where the device's limit is written for the main world.
-    pub(crate) device_limit: Option<Arc<AtomicUsize>>,
+    /// Where the device's limit and step time are written for the main world.
+    pub(crate) report: Option<Arc<DeviceReport>>,
 }
 
 impl RenderGpuFlock {
@@ -67,8 +66,8 @@ pub(crate) fn extract_gpu_flock(
     }
     frame.config = frame.config.or(earlier.config);
     frame.steps = frame.steps.saturating_add(earlier.steps);
-    if render_flock.device_limit.is_none() {
-        render_flock.device_limit = Some(handle.device_limit_slot());
+    if render_flock.report.is_none() {
+        render_flock.report = Some(handle.report());
     }
     render_flock.frame = frame;
 }
@@ -96,8 +95,14 @@ pub(crate) fn step_gpu_flock(
     let Some(flock) = render_flock.flock.as_mut() else {
         return;
     };
-    if let Some(slot) = &render_flock.device_limit {
-        slot.store(max_boids(device.wgpu_device()), Ordering::Relaxed);
+    if let Some(report) = &render_flock.report {
+        report
+            .limit
+            .store(max_boids(device.wgpu_device()), Ordering::Relaxed);
+        if let Some(time) = flock.last_step_time() {
+            let nanos = u64::try_from(time.as_nanos()).unwrap_or(u64::MAX - 1);
+            report.step_nanos.store(nanos, Ordering::Relaxed);
+        }
     }
     if let Some(config) = frame.config
         && let Err(error) = flock.set_config(config)
@@ -123,28 +128,11 @@ fn apply_order(flock: &mut KernelFlock, order: GpuOrder) {
         GpuOrder::Add {
             positions,
             velocities,
-        } if flock.is_empty() => flock.upload(&positions, &velocities),
-        GpuOrder::Add {
-            positions,
-            velocities,
-        } => append(flock, positions, velocities),
+        } => flock.append(&positions, &velocities),
     };
     if let Err(error) = result {
         error!("GPU flock: boids refused by the device: {error}");
     }
-}
-
-/// Adds boids after the ones on the device. The kernel uploads whole flocks, so the device's
-/// boids come back first (a blocking copy: spawning into a large flock costs a frame).
-fn append(
-    flock: &mut KernelFlock,
-    positions: Vec<Vector>,
-    velocities: Vec<Vector>,
-) -> Result<(), flock_gpu::GpuError> {
-    let (mut all_positions, mut all_velocities) = flock.read_back()?;
-    all_positions.extend(positions);
-    all_velocities.extend(velocities);
-    flock.upload(&all_positions, &all_velocities)
 }
 
 /// The most boids one storage buffer of this device holds (the kernel's own limit).

@@ -48,7 +48,7 @@ pub use presets::{
     Preset, PresetError, apply_preset, builtin_presets, default_presets_folder, load_into,
     load_settings, preset_files, save_settings,
 };
-pub use reset::{PanelReset, ResetFlock};
+pub use reset::{FlockWasReset, PanelReset, ResetFlock};
 pub use state::PrefabChoices;
 
 /// The tuning panel: add it after [`BoidsPlugin`](crate::BoidsPlugin). It brings egui

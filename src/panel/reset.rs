@@ -11,8 +11,14 @@ use crate::spawn::SpawnBoids;
 #[derive(Resource, Debug, Clone, Copy)]
 pub struct PanelReset(pub SpawnBoids);
 
+/// Triggered after [`ResetFlock`] has spawned the flock again, for what the app keeps beside
+/// the flock (a GPU flock, a score) to start over with it.
+#[derive(Event, Debug, Clone, Copy)]
+pub struct FlockWasReset;
+
 /// A command that clears the flock, restarts its RNG from the seed it was given and spawns
-/// the flock again: the panel's Reset. With the same settings the run then replays.
+/// the flock again: the panel's Reset. With the same settings the run then replays. Then
+/// triggers [`FlockWasReset`].
 #[derive(Debug, Clone, Copy)]
 pub struct ResetFlock(pub SpawnBoids);
 
@@ -35,5 +41,6 @@ impl Command for ResetFlock {
             metrics.clear();
         }
         self.0.apply(world);
+        world.trigger(FlockWasReset);
     }
 }

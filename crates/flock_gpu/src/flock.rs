@@ -12,6 +12,7 @@ use crate::layout::{
 };
 use crate::params::params_bytes;
 use crate::shaders::{grid_source, steer_source};
+use crate::timing::StepTimer;
 
 /// Invocations per workgroup in every pass (`WORKGROUP_SIZE` in shaders/common.wgsl).
 const WORKGROUP_SIZE: u32 = 256;
@@ -41,6 +42,7 @@ pub struct GpuFlock {
     block_sums: wgpu::Buffer,
     boids: BoidBuffers,
     bind_group: wgpu::BindGroup,
+    timer: Option<StepTimer>,
 }
 
 struct Pipelines {
@@ -115,6 +117,7 @@ impl GpuFlock {
             block_sums,
             boids,
             bind_group,
+            timer: StepTimer::new(device, queue),
         })
     }
 
@@ -156,26 +159,7 @@ impl GpuFlock {
     /// smaller flock simply uses less of them). Refused, with the flock unchanged: slices of
     /// different lengths, a value that is not finite, more boids than the device holds.
     pub fn upload(&mut self, positions: &[Vector], velocities: &[Vector]) -> Result<(), GpuError> {
-        if positions.len() != velocities.len() {
-            return Err(GpuError::LengthMismatch {
-                positions: positions.len(),
-                velocities: velocities.len(),
-            });
-        }
-        for (boid, (position, velocity)) in positions.iter().zip(velocities).enumerate() {
-            if !position.is_finite() {
-                return Err(GpuError::NotFinite {
-                    boid,
-                    what: "position",
-                });
-            }
-            if !velocity.is_finite() {
-                return Err(GpuError::NotFinite {
-                    boid,
-                    what: "velocity",
-                });
-            }
-        }
+        check_states(positions, velocities)?;
         let count = positions.len();
         if count > self.max_capacity {
             return Err(GpuError::TooManyBoids {
@@ -184,20 +168,49 @@ impl GpuFlock {
             });
         }
         if count > self.capacity {
-            self.grow(count);
+            self.grow(count, 0);
         }
-        if count > 0 {
-            let bytes = to_bytes(
-                positions
-                    .iter()
-                    .zip(velocities)
-                    .flat_map(|(position, velocity)| boid_to_floats(*position, *velocity))
-                    .map(f32::to_le_bytes),
-            );
-            self.queue.write_buffer(&self.boids.boids, 0, &bytes);
-        }
+        self.write_boids(0, positions, velocities);
         self.count = count;
         Ok(())
+    }
+
+    /// Adds boids after the ones on the device, which stay as they are (no read-back); the
+    /// buffers grow on the device when they must. Refused, changing nothing: slices of
+    /// different lengths, a value that is not finite, or more boids in all than the device
+    /// holds.
+    pub fn append(&mut self, positions: &[Vector], velocities: &[Vector]) -> Result<(), GpuError> {
+        check_states(positions, velocities)?;
+        let count = self
+            .count
+            .checked_add(positions.len())
+            .filter(|&count| count <= self.max_capacity)
+            .ok_or(GpuError::TooManyBoids {
+                requested: self.count.saturating_add(positions.len()),
+                limit: self.max_capacity,
+            })?;
+        if count > self.capacity {
+            self.grow(count, self.count);
+        }
+        self.write_boids(self.count, positions, velocities);
+        self.count = count;
+        Ok(())
+    }
+
+    /// Writes boids into the boid buffer from slot `first` on.
+    fn write_boids(&self, first: usize, positions: &[Vector], velocities: &[Vector]) {
+        if positions.is_empty() {
+            return;
+        }
+        let bytes = to_bytes(
+            positions
+                .iter()
+                .zip(velocities)
+                .flat_map(|(position, velocity)| boid_to_floats(*position, *velocity))
+                .map(f32::to_le_bytes),
+        );
+        let offset = (first * BOID_BYTES) as u64;
+        self.queue.write_buffer(&self.boids.boids, offset, &bytes);
     }
 
     /// Encodes one step of `dt` seconds and submits it; it runs on the device while the caller
@@ -222,10 +235,16 @@ impl GpuFlock {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("flock_gpu step"),
             });
-        {
+        if self.timer.is_some() {
+            // Runs the timer's map callback when the app does not poll the device itself.
+            let _ = self.device.poll(wgpu::PollType::Poll);
+        }
+        let timed = {
+            let timestamp_writes = self.timer.as_mut().and_then(StepTimer::begin_step);
+            let timed = timestamp_writes.is_some();
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("flock_gpu step"),
-                timestamp_writes: None,
+                timestamp_writes,
             });
             pass.set_bind_group(0, &self.bind_group, &[]);
             let pipelines = &self.pipelines;
@@ -240,9 +259,25 @@ impl GpuFlock {
             run(&pipelines.add_block_offsets, groups_for(entries));
             run(&pipelines.scatter, groups_for(count));
             run(&pipelines.steer, groups_for(count));
+            timed
+        };
+        let timer = self.timer.as_ref().filter(|_| timed);
+        if let Some(timer) = timer {
+            timer.resolve(&mut encoder);
         }
         self.queue.submit([encoder.finish()]);
+        if let Some(timer) = timer {
+            timer.map_after_submit();
+        }
         Ok(())
+    }
+
+    /// How long a recent step took on the device, from timestamps it writes around the step's
+    /// compute pass: `None` where the device has no `TIMESTAMP_QUERY` feature, and until the
+    /// first timed step has come back. Steps are timed one at a time without waiting, so this
+    /// is a step a few frames old.
+    pub fn last_step_time(&self) -> Option<Duration> {
+        self.timer.as_ref().and_then(StepTimer::last)
     }
 
     /// Blocks until every step submitted so far has run on the device (for timing; a
@@ -300,13 +335,24 @@ impl GpuFlock {
             .unzip())
     }
 
-    /// Room for at least `count` boids: new, larger buffers (the old contents are replaced by
-    /// the upload that asked for them).
-    fn grow(&mut self, count: usize) {
+    /// Room for at least `count` boids: new, larger buffers, with the first `keep` boids
+    /// copied over on the device (the rest are written by the caller).
+    fn grow(&mut self, count: usize, keep: usize) {
         let capacity = count
             .max(self.capacity.saturating_mul(2))
             .min(self.max_capacity);
-        self.boids = BoidBuffers::new(&self.device, capacity);
+        let boids = BoidBuffers::new(&self.device, capacity);
+        if keep > 0 {
+            let mut encoder = self
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("flock_gpu grow"),
+                });
+            let bytes = (keep * BOID_BYTES) as u64;
+            encoder.copy_buffer_to_buffer(&self.boids.boids, 0, &boids.boids, 0, bytes);
+            self.queue.submit([encoder.finish()]);
+        }
+        self.boids = boids;
         self.bind_group = bind_group(
             &self.device,
             &self.layout,
@@ -317,6 +363,32 @@ impl GpuFlock {
         );
         self.capacity = capacity;
     }
+}
+
+/// Refuses states the device must never see: slices of different lengths, or a value that is
+/// not finite (named by boid).
+fn check_states(positions: &[Vector], velocities: &[Vector]) -> Result<(), GpuError> {
+    if positions.len() != velocities.len() {
+        return Err(GpuError::LengthMismatch {
+            positions: positions.len(),
+            velocities: velocities.len(),
+        });
+    }
+    for (boid, (position, velocity)) in positions.iter().zip(velocities).enumerate() {
+        if !position.is_finite() {
+            return Err(GpuError::NotFinite {
+                boid,
+                what: "position",
+            });
+        }
+        if !velocity.is_finite() {
+            return Err(GpuError::NotFinite {
+                boid,
+                what: "velocity",
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Workgroups for one invocation per item: along x, and along y too past the per-axis limit.

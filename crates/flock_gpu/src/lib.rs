@@ -44,6 +44,7 @@ mod grid;
 mod layout;
 mod params;
 mod shaders;
+mod timing;
 
 pub use device::{block_on, request_device};
 pub use error::GpuError;

@@ -1,17 +1,15 @@
 //! What the 3D examples share, on top of `support` (the window, screenshots, the tuning panel):
-//! a small orbit camera of our own, a help line drawn over the 3D view, lights and fog.
+//! a small orbit camera of our own, the help line over the 3D view, lights and fog.
 
 // Each example uses only part of what is here.
 #![allow(dead_code, unused_imports)]
 
-use bevy::camera::visibility::RenderLayers;
 use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
 use bevy_flock3d::UiWantsInput;
 
-use crate::support::{HelpLine, HelpText, overlay_text};
+use crate::support::ScreenHelpPlugin;
 
 /// A camera that circles `focus`: drag with `button` to orbit, scroll to zoom. Ours rather
 /// than a dependency: these few lines are all the examples need.
@@ -77,9 +75,8 @@ pub struct Scene3dPlugin(pub &'static str);
 
 impl Plugin for Scene3dPlugin {
     fn build(&self, app: &mut App) {
-        app.insert_resource(HelpLine(self.0.to_owned()))
-            .add_systems(Startup, spawn_help)
-            .add_systems(Update, (orbit, show_help));
+        app.add_plugins(ScreenHelpPlugin(self.0))
+            .add_systems(Update, orbit);
     }
 }
 
@@ -106,42 +103,5 @@ fn orbit(
         if *transform != wanted {
             *transform = wanted;
         }
-    }
-}
-
-/// The layer of the overlay: the help text and the 2D camera that draws it over the 3D view
-/// (and nothing else: the flock's gizmos stay on layer 0).
-const OVERLAY: usize = 1;
-
-fn spawn_help(mut commands: Commands) {
-    commands.spawn((
-        Camera2d,
-        Camera {
-            order: 1,
-            clear_color: ClearColorConfig::None,
-            ..default()
-        },
-        RenderLayers::layer(OVERLAY),
-    ));
-    commands.spawn((
-        HelpText,
-        overlay_text(Color::srgb(0.9, 0.92, 0.97)),
-        RenderLayers::layer(OVERLAY),
-    ));
-}
-
-/// Keeps the help text in the window's top-left corner.
-fn show_help(
-    line: Res<HelpLine>,
-    windows: Query<&Window, With<PrimaryWindow>>,
-    mut help: Single<(&mut Text2d, &mut Transform), With<HelpText>>,
-) {
-    let (text, transform) = &mut *help;
-    if let Ok(window) = windows.single() {
-        let corner = Vec2::new(-window.width(), window.height()) / 2.0;
-        transform.translation = (corner + Vec2::new(12.0, -10.0)).extend(0.0);
-    }
-    if text.0 != line.0 {
-        text.0.clone_from(&line.0);
     }
 }

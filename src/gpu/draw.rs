@@ -1,0 +1,403 @@
+//! Drawing the GPU flock straight from its boid buffer: one instanced draw per camera, the
+//! buffer bound as per-instance vertex data, so no boid passes through the CPU.
+//!
+//! - 2D: each boid a quad of the prefab's sprite, turned to its velocity, drawn in the main 2D
+//!   pass before Bevy's sprites and text, which are drawn over the flock (it does not sort
+//!   with them by depth).
+//! - 3D: each boid the prefab's mesh, turned to its velocity with +y up, depth-tested against
+//!   the scene after Bevy's opaque pass, lit by one fixed light (no shadows, no fog).
+//!
+//! Colours follow the prefab: one colour, or a random hue per boid drawn from its index in the
+//! shader, so the colours stay put while the flock moves.
+
+use std::collections::HashMap;
+use std::num::NonZeroU64;
+
+use bevy::camera::visibility::RenderLayers;
+use bevy::mesh::VertexBufferLayout;
+use bevy::prelude::*;
+use bevy::render::camera::ExtractedCamera;
+use bevy::render::render_resource::RenderPassDepthStencilAttachment;
+use bevy::render::render_resource::binding_types::uniform_buffer_sized;
+use bevy::render::render_resource::{
+    BindGroupEntries, BindGroupLayoutDescriptor, BindGroupLayoutEntries, BufferInitDescriptor,
+    BufferUsages, CachedRenderPipelineId, ColorTargetState, ColorWrites, FragmentState,
+    MultisampleState, PipelineCache, PrimitiveState, RenderPassDescriptor,
+    RenderPipelineDescriptor, ShaderStages, TextureFormat, VertexAttribute, VertexFormat,
+    VertexState, VertexStepMode,
+};
+use bevy::render::renderer::{RenderContext, RenderDevice, ViewQuery};
+use bevy::render::view::{ExtractedView, ViewTarget};
+use bevy::shader::Shader;
+use flock_gpu::wgpu::RenderPass;
+
+use super::look::{RenderGpuLook, VIEW_UNIFORM_BYTES, view_uniform};
+use super::stepping::RenderGpuFlock;
+
+#[cfg(not(flock_3d))]
+use bevy::render::{
+    render_asset::RenderAssets,
+    render_resource::binding_types::{sampler, texture_2d},
+    render_resource::{BlendState, SamplerBindingType, TextureSampleType},
+    texture::GpuImage,
+};
+#[cfg(flock_3d)]
+use bevy::{
+    core_pipeline::core_3d::CORE_3D_DEPTH_FORMAT,
+    mesh::MeshVertexBufferLayoutRef,
+    render::mesh::{RenderMesh, RenderMeshBufferInfo, allocator::MeshAllocator},
+    render::render_asset::RenderAssets,
+    render::render_resource::{CompareFunction, DepthStencilState, Face, StoreOp},
+    render::view::ViewDepthTexture,
+};
+
+/// The drawing shader, put under this handle when the plugin is finished.
+pub(crate) const DRAW_SHADER: Handle<Shader> =
+    bevy::asset::uuid_handle!("5d0c2f0e-6a4b-4d1e-9c53-8f1b7b2a9e41");
+
+/// The drawing shader's source: a sprite quad per boid in 2D, the prefab's mesh in 3D (the
+/// `FLOCK_3D` shader def).
+const DRAW_SOURCE: &str = include_str!("shaders/draw.wgsl");
+
+/// Puts the drawing shader among the app's shaders (an app with a renderer has them).
+pub(crate) fn add_draw_shader(app: &mut App) {
+    if let Some(mut shaders) = app.world_mut().get_resource_mut::<Assets<Shader>>() {
+        // A UUID id: inserting never fails.
+        let _ = shaders.insert(
+            DRAW_SHADER.id(),
+            Shader::from_wgsl(DRAW_SOURCE, "bevy_flock/gpu/draw.wgsl"),
+        );
+    }
+}
+
+/// What a pipeline depends on besides the shader: the view's target and, in 3D, the mesh's
+/// vertex layout.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct PipelineKey {
+    format: TextureFormat,
+    samples: u32,
+    #[cfg(flock_3d)]
+    mesh_layout: MeshVertexBufferLayoutRef,
+}
+
+/// The drawing pipelines, one per kind of view (and mesh layout in 3D) met so far.
+#[derive(Resource)]
+pub(crate) struct GpuDrawPipelines {
+    layout: BindGroupLayoutDescriptor,
+    pipelines: HashMap<PipelineKey, CachedRenderPipelineId>,
+}
+
+impl Default for GpuDrawPipelines {
+    fn default() -> Self {
+        let uniform = uniform_buffer_sized(false, NonZeroU64::new(VIEW_UNIFORM_BYTES));
+        #[cfg(not(flock_3d))]
+        let entries = BindGroupLayoutEntries::sequential(
+            ShaderStages::VERTEX_FRAGMENT,
+            (
+                uniform,
+                texture_2d(TextureSampleType::Float { filterable: true }),
+                sampler(SamplerBindingType::Filtering),
+            ),
+        );
+        #[cfg(flock_3d)]
+        let entries = BindGroupLayoutEntries::single(ShaderStages::VERTEX_FRAGMENT, uniform);
+        Self {
+            layout: BindGroupLayoutDescriptor::new("bevy_flock gpu draw", &entries),
+            pipelines: HashMap::new(),
+        }
+    }
+}
+
+impl GpuDrawPipelines {
+    /// The pipeline for `key`, queued for compiling the first time it is asked for.
+    fn pipeline(
+        &mut self,
+        cache: &PipelineCache,
+        key: PipelineKey,
+    ) -> Option<CachedRenderPipelineId> {
+        if let Some(id) = self.pipelines.get(&key) {
+            return Some(*id);
+        }
+        let descriptor = self.descriptor(&key)?;
+        let id = cache.queue_render_pipeline(descriptor);
+        self.pipelines.insert(key, id);
+        Some(id)
+    }
+
+    /// The pipeline's description: the boid buffer as per-instance data after the mesh's own
+    /// vertices (3D), or alone with a quad made from the vertex index (2D).
+    fn descriptor(&self, key: &PipelineKey) -> Option<RenderPipelineDescriptor> {
+        let state = |location: u32, offset: u64| VertexAttribute {
+            format: VertexFormat::Float32x4,
+            offset,
+            shader_location: location,
+        };
+        #[cfg(not(flock_3d))]
+        let (buffers, blend, depth_stencil, cull_mode) = (
+            vec![VertexBufferLayout {
+                array_stride: flock_gpu::BOID_BYTES as u64,
+                step_mode: VertexStepMode::Instance,
+                attributes: vec![state(0, 0)],
+            }],
+            Some(BlendState::ALPHA_BLENDING),
+            None,
+            None,
+        );
+        #[cfg(flock_3d)]
+        let (buffers, blend, depth_stencil, cull_mode) = {
+            let mesh = key
+                .mesh_layout
+                .0
+                .get_layout(&[
+                    Mesh::ATTRIBUTE_POSITION.at_shader_location(0),
+                    Mesh::ATTRIBUTE_NORMAL.at_shader_location(1),
+                ])
+                .ok()?;
+            (
+                vec![
+                    mesh,
+                    VertexBufferLayout {
+                        array_stride: flock_gpu::BOID_BYTES as u64,
+                        step_mode: VertexStepMode::Instance,
+                        attributes: vec![state(2, 0), state(3, 16)],
+                    },
+                ],
+                None,
+                Some(DepthStencilState {
+                    format: CORE_3D_DEPTH_FORMAT,
+                    depth_write_enabled: Some(true),
+                    // Bevy's 3D views use reverse Z: nearer is greater.
+                    depth_compare: Some(CompareFunction::GreaterEqual),
+                    stencil: default(),
+                    bias: default(),
+                }),
+                Some(Face::Back),
+            )
+        };
+        let shader_defs = if cfg!(flock_3d) {
+            vec!["FLOCK_3D".into()]
+        } else {
+            Vec::new()
+        };
+        Some(RenderPipelineDescriptor {
+            label: Some("bevy_flock gpu draw".into()),
+            layout: vec![self.layout.clone()],
+            vertex: VertexState {
+                shader: DRAW_SHADER,
+                entry_point: Some("vertex".into()),
+                shader_defs: shader_defs.clone(),
+                buffers,
+            },
+            primitive: PrimitiveState {
+                cull_mode,
+                ..default()
+            },
+            depth_stencil,
+            multisample: MultisampleState {
+                count: key.samples,
+                ..default()
+            },
+            fragment: Some(FragmentState {
+                shader: DRAW_SHADER,
+                entry_point: Some("fragment".into()),
+                shader_defs,
+                targets: vec![Some(ColorTargetState {
+                    format: key.format,
+                    blend,
+                    write_mask: ColorWrites::ALL,
+                })],
+            }),
+            ..default()
+        })
+    }
+}
+
+/// In the main 2D or 3D pass of each camera: the whole flock in one instanced draw.
+#[cfg(not(flock_3d))]
+pub(crate) fn draw_gpu_flock(
+    view: ViewQuery<(
+        &ExtractedCamera,
+        &ExtractedView,
+        &ViewTarget,
+        &Msaa,
+        Option<&RenderLayers>,
+    )>,
+    flock: Res<RenderGpuFlock>,
+    look: Res<RenderGpuLook>,
+    images: Res<RenderAssets<GpuImage>>,
+    cache: Res<PipelineCache>,
+    mut pipelines: ResMut<GpuDrawPipelines>,
+    mut ctx: RenderContext,
+) {
+    let (camera, view, target, msaa, layers) = view.into_inner();
+    if !sees(layers, &look) {
+        return;
+    }
+    let (Some(boids), Some(image)) = (flock.boid_buffer(), images.get(look.image)) else {
+        return;
+    };
+    if flock.is_empty() {
+        return;
+    }
+    let key = PipelineKey {
+        format: target.main_texture_format(),
+        samples: msaa.samples(),
+    };
+    let Some(pipeline) = pipelines
+        .pipeline(&cache, key)
+        .and_then(|id| cache.get_render_pipeline(id))
+    else {
+        return;
+    };
+    let device = ctx.render_device().clone();
+    let uniform = view_uniform_buffer(&device, view, &look);
+    let bind_group = device.create_bind_group(
+        "bevy_flock gpu draw",
+        &cache.get_bind_group_layout(&pipelines.layout),
+        &BindGroupEntries::sequential((
+            uniform.as_entire_binding(),
+            &image.texture_view,
+            &image.sampler,
+        )),
+    );
+    let mut pass = begin_pass(&mut ctx, camera, target, None);
+    pass.set_pipeline(pipeline);
+    pass.set_bind_group(0, &*bind_group, &[]);
+    pass.set_vertex_buffer(0, boids.slice(..));
+    pass.draw(0..6, 0..flock.len() as u32);
+}
+
+/// In the main 2D or 3D pass of each camera: the whole flock in one instanced draw.
+#[cfg(flock_3d)]
+pub(crate) fn draw_gpu_flock(
+    view: ViewQuery<(
+        &ExtractedCamera,
+        &ExtractedView,
+        &ViewTarget,
+        &ViewDepthTexture,
+        &Msaa,
+        Option<&RenderLayers>,
+    )>,
+    flock: Res<RenderGpuFlock>,
+    look: Res<RenderGpuLook>,
+    meshes: Res<RenderAssets<RenderMesh>>,
+    allocator: Res<MeshAllocator>,
+    cache: Res<PipelineCache>,
+    mut pipelines: ResMut<GpuDrawPipelines>,
+    mut ctx: RenderContext,
+) {
+    let (camera, view, target, depth, msaa, layers) = view.into_inner();
+    if !sees(layers, &look) {
+        return;
+    }
+    let (Some(boids), Some(mesh), Some(vertices)) = (
+        flock.boid_buffer(),
+        meshes.get(look.mesh),
+        allocator.mesh_vertex_slice(&look.mesh),
+    ) else {
+        return;
+    };
+    if flock.is_empty() {
+        return;
+    }
+    let key = PipelineKey {
+        format: target.main_texture_format(),
+        samples: msaa.samples(),
+        mesh_layout: mesh.layout.clone(),
+    };
+    let Some(pipeline) = pipelines
+        .pipeline(&cache, key)
+        .and_then(|id| cache.get_render_pipeline(id))
+    else {
+        return;
+    };
+    let device = ctx.render_device().clone();
+    let uniform = view_uniform_buffer(&device, view, &look);
+    let bind_group = device.create_bind_group(
+        "bevy_flock gpu draw",
+        &cache.get_bind_group_layout(&pipelines.layout),
+        &BindGroupEntries::single(uniform.as_entire_binding()),
+    );
+    let indices = match &mesh.buffer_info {
+        RenderMeshBufferInfo::Indexed {
+            index_format,
+            count,
+        } => match allocator.mesh_index_slice(&look.mesh) {
+            Some(slice) => Some((slice, *index_format, *count)),
+            None => return,
+        },
+        RenderMeshBufferInfo::NonIndexed => None,
+    };
+    let depth = depth.get_attachment(StoreOp::Store);
+    let mut pass = begin_pass(&mut ctx, camera, target, Some(depth));
+    pass.set_pipeline(pipeline);
+    pass.set_bind_group(0, &*bind_group, &[]);
+    pass.set_vertex_buffer(0, (**vertices.buffer).slice(..));
+    pass.set_vertex_buffer(1, boids.slice(..));
+    let instances = 0..flock.len() as u32;
+    match indices {
+        Some((slice, format, count)) => {
+            pass.set_index_buffer((**slice.buffer).slice(..), format);
+            let first = slice.range.start;
+            pass.draw_indexed(first..first + count, vertices.range.start as i32, instances);
+        }
+        None => pass.draw(vertices.range, instances),
+    }
+}
+
+/// Whether a camera on `layers` (layer 0 when it has none) draws the flock.
+fn sees(layers: Option<&RenderLayers>, look: &RenderGpuLook) -> bool {
+    layers
+        .unwrap_or(&RenderLayers::default())
+        .intersects(&look.layers)
+}
+
+/// A render pass on the view's main texture (cleared if nothing has drawn to it yet this
+/// frame), limited to the camera's viewport.
+fn begin_pass<'a>(
+    ctx: &'a mut RenderContext,
+    camera: &ExtractedCamera,
+    target: &ViewTarget,
+    depth: Option<RenderPassDepthStencilAttachment>,
+) -> RenderPass<'a> {
+    let color = [Some(target.get_color_attachment())];
+    let mut pass = ctx
+        .command_encoder()
+        .begin_render_pass(&RenderPassDescriptor {
+            label: Some("bevy_flock gpu draw"),
+            color_attachments: &color,
+            depth_stencil_attachment: depth,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+    if let Some(viewport) = &camera.viewport {
+        let (position, size) = (viewport.physical_position, viewport.physical_size);
+        pass.set_viewport(
+            position.x as f32,
+            position.y as f32,
+            size.x as f32,
+            size.y as f32,
+            viewport.depth.start,
+            viewport.depth.end,
+        );
+    }
+    pass
+}
+
+/// The view's uniform in a buffer of its own, made with its contents (so two cameras never
+/// share one, and nothing waits on a queue write).
+fn view_uniform_buffer(
+    device: &RenderDevice,
+    view: &ExtractedView,
+    look: &RenderGpuLook,
+) -> bevy::render::render_resource::Buffer {
+    let clip_from_world = view
+        .clip_from_world
+        .unwrap_or_else(|| view.clip_from_view * view.world_from_view.to_matrix().inverse());
+    device.create_buffer_with_data(&BufferInitDescriptor {
+        label: Some("bevy_flock gpu draw view"),
+        contents: &view_uniform(clip_from_world, look),
+        usage: BufferUsages::UNIFORM,
+    })
+}
