@@ -12,72 +12,19 @@
 #[cfg(flock_3d)]
 extern crate bevy_flock3d as bevy_flock;
 
+mod common;
+
 use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::render::RenderApp;
-use bevy::render::pipelined_rendering::PipelinedRenderingPlugin;
 use bevy::time::TimeUpdateStrategy;
-use bevy::window::ExitCondition;
-use bevy::winit::WinitPlugin;
 use bevy_flock::flock_core::{Flock, FlockConfig, Vector};
 use bevy_flock::gpu::flock_gpu;
-use bevy_flock::gpu::{GpuFlock, GpuFlockPlugin, GpuFlockReadback, RenderGpuFlock};
-use bevy_flock::prelude::Placement;
-
-const HZ: f64 = 60.0;
-
-/// Whether a GPU adapter is there; without one, a test returns early after saying why (and
-/// fails instead under `FLOCK_REQUIRE_GPU=1`).
-fn gpu_available() -> bool {
-    match flock_gpu::request_device() {
-        Ok(_) => true,
-        Err(error) if std::env::var("FLOCK_REQUIRE_GPU").as_deref() == Ok("1") => {
-            panic!("FLOCK_REQUIRE_GPU=1 but there is no GPU: {error}")
-        }
-        Err(error) => {
-            eprintln!("skipped: {error} (lavapipe: set VK_ICD_FILENAMES)");
-            false
-        }
-    }
-}
-
-/// How many times the main world's fixed schedule ran.
-#[derive(Resource, Default)]
-struct FixedRuns(u64);
-
-/// A headless app with Bevy's renderer (no window, the render world run in step with the main
-/// world) and the GPU flock, every `update()` one fixed step of 1/60 s.
-fn gpu_app(flock: GpuFlock) -> App {
-    let mut app = App::new();
-    app.add_plugins(
-        DefaultPlugins
-            .build()
-            .disable::<WinitPlugin>()
-            .disable::<PipelinedRenderingPlugin>()
-            .disable::<bevy::log::LogPlugin>()
-            .set(WindowPlugin {
-                primary_window: None,
-                exit_condition: ExitCondition::DontExit,
-                close_when_requested: false,
-                ..default()
-            }),
-    )
-    .insert_resource(flock)
-    .add_plugins(GpuFlockPlugin)
-    .insert_resource(Time::<Fixed>::from_hz(HZ))
-    .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-        1.0 / HZ,
-    )))
-    .init_resource::<FixedRuns>()
-    .add_systems(FixedUpdate, |mut runs: ResMut<FixedRuns>| runs.0 += 1);
-    while app.plugins_state() == bevy::app::PluginsState::Adding {
-        bevy::tasks::tick_global_task_pools_on_main_thread();
-    }
-    app.finish();
-    app.cleanup();
-    app
-}
+use bevy_flock::gpu::{GpuFlock, GpuFlockReadback, RenderGpuFlock};
+use bevy_flock::prelude::{FlockSettings, Placement};
+use common::HZ;
+use common::gpu::{FixedRuns, gpu_app, gpu_available};
 
 fn handle(app: &App) -> &GpuFlock {
     app.world().resource::<GpuFlock>()
@@ -325,4 +272,54 @@ fn hostile_orders_are_refused_and_hostile_flocks_stay_finite() {
     let before = on_device(&app).steps();
     app.update();
     assert_eq!(on_device(&app).steps(), before + 1);
+}
+
+#[test]
+fn the_step_time_comes_back_and_the_settings_can_follow_the_cpu_flocks() {
+    if !gpu_available() {
+        return;
+    }
+    let start = Flock::random(500, &config(), 3);
+    let mut flock = GpuFlock::new(config(), 1);
+    flock.spawn_states(start.positions(), start.velocities());
+    let mut app = gpu_app(flock);
+    app.insert_resource(FlockSettings::default())
+        .add_systems(Update, bevy_flock::gpu::follow_flock_settings);
+    assert_eq!(handle(&app).step_time(), None);
+    let timestamps = app
+        .world()
+        .resource::<bevy::render::renderer::RenderDevice>()
+        .features()
+        .contains(flock_gpu::wgpu::Features::TIMESTAMP_QUERY);
+    for _ in 0..60 {
+        app.update();
+        if handle(&app).step_time().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // Where the device has timestamps, a measured step; else none, never a made-up one.
+    match handle(&app).step_time() {
+        Some(time) => assert!(timestamps && time > Duration::ZERO && time.as_secs() < 60),
+        None => assert!(!timestamps, "the device has timestamps, yet no step time"),
+    }
+
+    // New settings for the CPU flock reach the GPU flock; settings it refuses leave it as is.
+    let radius = config().alignment_radius * 2.0;
+    app.world_mut()
+        .resource_mut::<FlockSettings>()
+        .config
+        .alignment_radius = radius;
+    app.update();
+    assert_eq!(handle(&app).config().alignment_radius, radius);
+    app.world_mut()
+        .resource_mut::<FlockSettings>()
+        .config
+        .cohesion_radius = f32::NAN;
+    app.update();
+    assert_eq!(handle(&app).config().alignment_radius, radius);
+    assert_eq!(
+        handle(&app).config().cohesion_radius,
+        config().cohesion_radius
+    );
 }

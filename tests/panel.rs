@@ -8,8 +8,9 @@ use bevy::gizmos::GizmoPlugin;
 use bevy::input::ButtonInput;
 use bevy::prelude::*;
 use bevy_flock::panel::{
-    FlockDebugDraw, FlockDebugDrawPlugin, FlockMetrics, FlockMetricsPlugin, PresetError,
-    ResetFlock, SelectedBoid, builtin_presets, load_into, load_settings, save_settings,
+    FlockDebugDraw, FlockDebugDrawPlugin, FlockMetrics, FlockMetricsPlugin, FlockWasReset,
+    PresetError, ResetFlock, SelectedBoid, builtin_presets, load_into, load_settings,
+    save_settings,
 };
 use bevy_flock::prelude::*;
 use bevy_flock::{CursorWorldPosition, UiWantsInput};
@@ -222,4 +223,23 @@ fn reset_replays_the_run_from_the_seed() {
     let oldest = metrics.history().next().unwrap().step;
     assert!(metrics.history().len() <= 21, "{}", metrics.history().len());
     assert!(oldest > 137, "{oldest}");
+}
+
+#[test]
+fn reset_tells_the_app_once_the_flock_is_back() {
+    #[derive(Resource, Default)]
+    struct Resets(Vec<usize>);
+    let mut app = create_app(FlockSettings::default(), 21);
+    app.init_resource::<Resets>().add_observer(
+        |_: On<FlockWasReset>, boids: Query<(), With<Boid>>, mut resets: ResMut<Resets>| {
+            resets.0.push(boids.iter().count());
+        },
+    );
+    step(&mut app, 2);
+    assert!(app.world().resource::<Resets>().0.is_empty());
+    let reset = ResetFlock(SpawnBoids::new(40, Placement::RandomInBounds));
+    app.world_mut().commands().queue(reset);
+    step(&mut app, 1);
+    // Triggered once, after the new boids were spawned.
+    assert_eq!(app.world().resource::<Resets>().0, [40]);
 }

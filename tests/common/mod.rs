@@ -233,6 +233,8 @@ pub fn assert_sound(app: &mut App) {
     }
 }
 
+#[cfg(feature = "gpu")]
+pub mod gpu;
 pub mod lockstep;
 pub mod replay;
 

@@ -21,7 +21,9 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
 
 /// A device and queue on the system's preferred adapter (wgpu's backend choice, which
 /// `WGPU_BACKEND` and, for Vulkan, `VK_ICD_FILENAMES` steer), with the adapter's own limits so
-/// large flocks fit. An error when there is no adapter.
+/// large flocks fit, and timestamps where the adapter has them (for
+/// [`GpuFlock::last_step_time`](crate::GpuFlock::last_step_time)). An error when there is no
+/// adapter.
 pub fn request_device() -> Result<(wgpu::Device, wgpu::Queue, wgpu::AdapterInfo), GpuError> {
     let instance =
         wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
@@ -33,6 +35,7 @@ pub fn request_device() -> Result<(wgpu::Device, wgpu::Queue, wgpu::AdapterInfo)
     let (device, queue) = block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("flock_gpu"),
         required_limits: adapter.limits(),
+        required_features: adapter.features() & wgpu::Features::TIMESTAMP_QUERY,
         ..Default::default()
     }))
     .map_err(|error| GpuError::NoDevice(error.to_string()))?;
