@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use super::gpu_kernel::{GpuFlock, request_device};
 use super::kernel::{Flock, IndexKind};
 use super::kernel_bench::bench_config;
-use crate::bench::{BenchArgs, median, wants_more_samples};
+use crate::bench::{BenchArgs, GpuStep, median, wants_more_samples};
 
 /// At most this many steps are timed together before the device is waited for: one wait per
 /// step would time the round trip to the device rather than the step. A slow device (a
@@ -35,7 +35,14 @@ impl GpuBench {
 
     /// The median time of one step of a random flock of `count` in the benchmark world with
     /// `neighbours` neighbours on average: steps submitted in batches, each batch waited for.
-    pub fn measure(&self, args: &BenchArgs, count: usize, neighbours: u32) -> Result<Duration, String> {
+    /// Beside it, the median of the step times the device measured itself (timestamps around
+    /// the step's pass), where it can.
+    pub fn measure(
+        &self,
+        args: &BenchArgs,
+        count: usize,
+        neighbours: u32,
+    ) -> Result<GpuStep, String> {
         let config = bench_config(count, neighbours, IndexKind::Grid);
         let start = Flock::random(count, &config, args.seed);
         let mut flock = GpuFlock::new(&self.device, &self.queue, config, count)
@@ -54,6 +61,7 @@ impl GpuBench {
         let per_sample = (SAMPLE_SECONDS / one_step.as_secs_f64().max(1e-9))
             .clamp(1.0, f64::from(MAX_STEPS_PER_SAMPLE)) as u32;
         let mut samples = Vec::new();
+        let mut device_samples = Vec::new();
         let started = Instant::now();
         while wants_more_samples(args, samples.len(), started) {
             let begin = Instant::now();
@@ -62,12 +70,17 @@ impl GpuBench {
             }
             flock.wait().map_err(|error| error.to_string())?;
             samples.push(begin.elapsed() / per_sample);
+            device_samples.extend(flock.last_step_time());
         }
         // The flock must have survived the run: a device error would show here.
         let (positions, velocities) = flock.read_back().map_err(|error| error.to_string())?;
         if positions.len() != count || !positions.iter().chain(&velocities).all(|v| v.is_finite()) {
             return Err(format!("the GPU flock of {count} did not stay finite"));
         }
-        Ok(median(samples))
+        Ok(GpuStep {
+            wall: median(samples),
+            device: (!device_samples.is_empty()).then(|| median(device_samples)),
+        })
     }
 }
+
