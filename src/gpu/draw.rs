@@ -84,7 +84,8 @@ struct PipelineKey {
 #[derive(Resource)]
 pub(crate) struct GpuDrawPipelines {
     layout: BindGroupLayoutDescriptor,
-    pipelines: HashMap<PipelineKey, CachedRenderPipelineId>,
+    /// `None`: no pipeline can be made for that key (a mesh without normals), logged once.
+    pipelines: HashMap<PipelineKey, Option<CachedRenderPipelineId>>,
 }
 
 impl Default for GpuDrawPipelines {
@@ -116,12 +117,20 @@ impl GpuDrawPipelines {
         key: PipelineKey,
     ) -> Option<CachedRenderPipelineId> {
         if let Some(id) = self.pipelines.get(&key) {
-            return Some(*id);
+            return *id;
         }
-        let descriptor = self.descriptor(&key)?;
-        let id = cache.queue_render_pipeline(descriptor);
+        let id = match self.descriptor(&key) {
+            Some(descriptor) => Some(cache.queue_render_pipeline(descriptor)),
+            None => {
+                error!(
+                    "GPU flock: the prefab's mesh has no positions or normals (Float32x3); \
+                     the flock is not drawn with it"
+                );
+                None
+            }
+        };
         self.pipelines.insert(key, id);
-        Some(id)
+        id
     }
 
     /// The pipeline's description: the boid buffer as per-instance data after the mesh's own
@@ -400,4 +409,34 @@ fn view_uniform_buffer(
         contents: &view_uniform(clip_from_world, look),
         usage: BufferUsages::UNIFORM,
     })
+}
+
+#[cfg(all(test, flock_3d))]
+mod tests {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::mesh::{MeshVertexBufferLayouts, PrimitiveTopology};
+
+    use super::*;
+
+    fn key_for(mesh: &Mesh) -> PipelineKey {
+        PipelineKey {
+            format: TextureFormat::Rgba16Float,
+            samples: 4,
+            mesh_layout: mesh
+                .get_mesh_vertex_buffer_layout(&mut MeshVertexBufferLayouts::default()),
+        }
+    }
+
+    #[test]
+    fn a_mesh_without_normals_gets_no_pipeline_and_one_with_them_does() {
+        let pipelines = GpuDrawPipelines::default();
+        let bird = crate::meshes::bird_mesh(10.0);
+        assert!(pipelines.descriptor(&key_for(&bird)).is_some());
+        let bare = Mesh::new(
+            PrimitiveTopology::TriangleList,
+            RenderAssetUsages::default(),
+        )
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, vec![Vec3::ZERO; 3]);
+        assert!(pipelines.descriptor(&key_for(&bare)).is_none());
+    }
 }

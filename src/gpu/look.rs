@@ -28,11 +28,13 @@ pub(crate) struct RenderGpuLook {
 }
 
 /// In `ExtractSchedule`: the app's prefab, as the CPU flock's boids are drawn with it, and the
-/// flock's render layers.
+/// flock's render layers. A prefab the shaders cannot draw (see [`check_prefab`]) is refused
+/// with a warning (once while it stays) and the flock keeps its last look.
 pub(crate) fn extract_gpu_look(
     prefab: Extract<Option<Res<BoidPrefab>>>,
     flock: Extract<Option<Res<GpuFlock>>>,
     mut look: ResMut<RenderGpuLook>,
+    mut warned: Local<bool>,
 ) {
     let layers = flock
         .as_deref()
@@ -44,6 +46,15 @@ pub(crate) fn extract_gpu_look(
         };
         return;
     };
+    if let Err(problem) = check_prefab(prefab) {
+        if !*warned {
+            warn!("GPU flock: the prefab's {problem}; drawing with the last prefab");
+            *warned = true;
+        }
+        look.layers = layers;
+        return;
+    }
+    *warned = false;
     *look = RenderGpuLook {
         #[cfg(not(flock_3d))]
         image: prefab.image.id(),
@@ -54,6 +65,31 @@ pub(crate) fn extract_gpu_look(
         colors: Some(prefab.colors),
         layers,
     };
+}
+
+/// Why the shaders cannot draw with this prefab, if they cannot: colours and (2D) a size that
+/// are not finite or negative would put NaN on the screen.
+pub(crate) fn check_prefab(prefab: &BoidPrefab) -> Result<(), &'static str> {
+    #[cfg(not(flock_3d))]
+    if !(prefab.size.is_finite() && prefab.size.cmpge(Vec2::ZERO).all()) {
+        return Err("size must be finite and not negative");
+    }
+    let finite = match prefab.colors {
+        BoidColors::Single(color) => color
+            .to_linear()
+            .to_f32_array()
+            .iter()
+            .all(|c| c.is_finite()),
+        BoidColors::RandomHue {
+            saturation,
+            lightness,
+        } => saturation.is_finite() && lightness.is_finite(),
+    };
+    if finite {
+        Ok(())
+    } else {
+        Err("colours must be finite")
+    }
 }
 
 /// Bytes of [`view_uniform`]: a matrix and three vectors of four floats, as `struct View` in the
@@ -104,6 +140,48 @@ const LIGHT_DIRECTION: Vec3 = Vec3::new(0.28, 0.91, 0.3);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prefabs_the_shaders_cannot_draw_are_refused() {
+        assert_eq!(check_prefab(&BoidPrefab::default()), Ok(()));
+        let colors = [
+            BoidColors::Single(Color::linear_rgba(f32::NAN, 0.0, 0.0, 1.0)),
+            BoidColors::Single(Color::srgba(0.0, f32::INFINITY, 0.0, 1.0)),
+            BoidColors::RandomHue {
+                saturation: f32::NAN,
+                lightness: 0.5,
+            },
+            BoidColors::RandomHue {
+                saturation: 0.5,
+                lightness: f32::NEG_INFINITY,
+            },
+        ];
+        for colors in colors {
+            let prefab = BoidPrefab {
+                colors,
+                ..default()
+            };
+            assert!(check_prefab(&prefab).is_err(), "{colors:?}");
+        }
+        #[cfg(not(flock_3d))]
+        for size in [
+            Vec2::new(f32::NAN, 1.0),
+            Vec2::new(1.0, f32::INFINITY),
+            Vec2::new(-1.0, 1.0),
+        ] {
+            let prefab = BoidPrefab { size, ..default() };
+            assert!(check_prefab(&prefab).is_err(), "{size}");
+        }
+        // Out-of-range but finite colours are drawn (clamped).
+        let bright = BoidPrefab {
+            colors: BoidColors::RandomHue {
+                saturation: 7.0,
+                lightness: -2.0,
+            },
+            ..default()
+        };
+        assert_eq!(check_prefab(&bright), Ok(()));
+    }
 
     fn floats(bytes: &[u8]) -> Vec<f32> {
         bytes
