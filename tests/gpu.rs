@@ -22,9 +22,9 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_flock::flock_core::{Flock, FlockConfig, Vector};
 use bevy_flock::gpu::flock_gpu;
 use bevy_flock::gpu::{GpuFlock, GpuFlockReadback, RenderGpuFlock};
-use bevy_flock::prelude::{FlockSettings, Placement};
+use bevy_flock::prelude::{BoidsPlugin, FlockClock, FlockSettings, Placement};
 use common::HZ;
-use common::gpu::{FixedRuns, gpu_app, gpu_available};
+use common::gpu::{FixedRuns, gpu_app, gpu_app_with, gpu_available};
 
 fn handle(app: &App) -> &GpuFlock {
     app.world().resource::<GpuFlock>()
@@ -275,7 +275,7 @@ fn hostile_orders_are_refused_and_hostile_flocks_stay_finite() {
 }
 
 #[test]
-fn the_step_time_comes_back_and_the_settings_can_follow_the_cpu_flocks() {
+fn the_step_time_comes_back() {
     if !gpu_available() {
         return;
     }
@@ -283,8 +283,6 @@ fn the_step_time_comes_back_and_the_settings_can_follow_the_cpu_flocks() {
     let mut flock = GpuFlock::new(config(), 1);
     flock.spawn_states(start.positions(), start.velocities());
     let mut app = gpu_app(flock);
-    app.insert_resource(FlockSettings::default())
-        .add_systems(Update, bevy_flock::gpu::follow_flock_settings);
     assert_eq!(handle(&app).step_time(), None);
     let timestamps = app
         .world()
@@ -303,6 +301,31 @@ fn the_step_time_comes_back_and_the_settings_can_follow_the_cpu_flocks() {
         Some(time) => assert!(timestamps && time > Duration::ZERO && time.as_secs() < 60),
         None => assert!(!timestamps, "the device has timestamps, yet no step time"),
     }
+}
+
+#[test]
+fn the_gpu_flock_can_follow_the_cpu_flocks_settings_and_clock() {
+    if !gpu_available() {
+        return;
+    }
+    let start = Flock::random(500, &config(), 3);
+    let mut flock = GpuFlock::new(config(), 1);
+    flock.spawn_states(start.positions(), start.velocities());
+    let settings = FlockSettings {
+        config: config(),
+        ..default()
+    };
+    let mut app = gpu_app_with(
+        flock,
+        (
+            BoidsPlugin::default().with_step_rate(Some(HZ)),
+            move |app: &mut App| {
+                app.insert_resource(settings.clone())
+                    .add_systems(Update, bevy_flock::gpu::follow_cpu_flock);
+            },
+        ),
+    );
+    app.update();
 
     // New settings for the CPU flock reach the GPU flock; settings it refuses leave it as is.
     let radius = config().alignment_radius * 2.0;
@@ -322,4 +345,31 @@ fn the_step_time_comes_back_and_the_settings_can_follow_the_cpu_flocks() {
         handle(&app).config().cohesion_radius,
         config().cohesion_radius
     );
+
+    // The clock paused: no more steps on the device; a single step of the clock: one.
+    app.world_mut().resource_mut::<FlockClock>().pause();
+    app.update();
+    assert!(handle(&app).is_paused());
+    let steps = on_device(&app).steps();
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(on_device(&app).steps(), steps);
+    app.world_mut().resource_mut::<FlockClock>().step_once();
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(on_device(&app).steps(), steps + 1);
+    // A bad single step is refused.
+    for dt in [f32::NAN, 0.0, -1.0, f32::INFINITY] {
+        handle_mut(&mut app).step_once(dt);
+    }
+    app.update();
+    assert_eq!(on_device(&app).steps(), steps + 1);
+    // The clock running again: so is the flock.
+    app.world_mut().resource_mut::<FlockClock>().resume();
+    app.update();
+    app.update();
+    assert!(!handle(&app).is_paused());
+    assert!(on_device(&app).steps() > steps + 1);
 }

@@ -1,12 +1,13 @@
-//! What the GPU scenes (2D and 3D) share: the boid count, the GPU flock following the panel's
-//! settings, and the readout of the count, the device and the step time.
+//! What the GPU scenes (2D and 3D) share: the boid count, the GPU flock following the CPU
+//! flock's settings and clock (so the panel's settings, Pause and Step run it), and the
+//! readout of the count, the device and the step time.
 
 use bevy::prelude::*;
 use bevy::render::renderer::RenderAdapterInfo;
 use bevy_flock::gpu::GpuFlock;
 use bevy_flock::{FlockSettings, Placement};
 
-use super::{HelpLine, add_panel};
+use super::{HelpLine, Shortcuts, add_panel};
 
 /// The boid count: the first argument, else `FLOCK_BOIDS`, else `default`; under
 /// `FLOCK_SCREENSHOTS` (software rendering, checked in CI) `screenshot_default` unless given.
@@ -19,8 +20,9 @@ pub fn boid_count(default: usize, screenshot_default: usize) -> usize {
     super::stress::boid_count(fallback)
 }
 
-/// The GPU scenes' controls: space pauses the GPU flock, R spawns it again, the panel (where
-/// asked for) edits the settings it flies with, and its Reset spawns it again too.
+/// The GPU scenes' controls: space pauses (the flock clock, which the GPU flock follows), N
+/// steps once while paused, R spawns the flock again; the panel (where asked for) edits the
+/// settings it flies with, and its Pause, Step and Reset run it too.
 pub struct GpuSceneControls {
     /// How many boids the scene flies.
     pub count: usize,
@@ -36,8 +38,10 @@ impl Plugin for GpuSceneControls {
             .add_systems(
                 Update,
                 (
-                    bevy_flock::gpu::follow_flock_settings,
-                    pause_and_respawn,
+                    bevy_flock::gpu::follow_cpu_flock,
+                    super::pause_on_space,
+                    super::step_on_n,
+                    respawn,
                     show_gpu_timings,
                 ),
             );
@@ -77,16 +81,8 @@ fn spawn_gpu_flock(
     flock.spawn(count.0, Placement::RandomInBounds);
 }
 
-fn pause_and_respawn(
-    keys: Res<ButtonInput<KeyCode>>,
-    count: Res<GpuSceneCount>,
-    mut flock: ResMut<GpuFlock>,
-) {
-    if keys.just_pressed(KeyCode::Space) {
-        let paused = flock.is_paused();
-        flock.set_paused(!paused);
-    }
-    if keys.just_pressed(KeyCode::KeyR) {
+fn respawn(shortcuts: Shortcuts, count: Res<GpuSceneCount>, mut flock: ResMut<GpuFlock>) {
+    if shortcuts.pressed(KeyCode::KeyR) {
         flock.clear();
         flock.spawn(count.0, Placement::RandomInBounds);
     }
@@ -136,7 +132,7 @@ fn show_gpu_timings(
     let paused = if flock.is_paused() { "   PAUSED" } else { "" };
     help.0 = format!(
         "{} boids on {device}\n{step}   {:.0} steps/s   {:.0} FPS{paused}\n\
-         space: pause   R: new flock   boid count: first argument or FLOCK_BOIDS",
+         space: pause   N: step   R: new flock   boid count: first argument or FLOCK_BOIDS",
         flock.len(),
         smoothed.steps_per_second,
         1.0 / smoothed.frame_seconds.max(1e-6),

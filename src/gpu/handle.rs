@@ -260,6 +260,17 @@ impl GpuFlock {
         self.paused
     }
 
+    /// One more step of `dt` seconds at the next frame, paused or not (a "step" button). A
+    /// `dt` that is not finite or not positive is refused with a warning.
+    pub fn step_once(&mut self, dt: f32) {
+        if !(dt.is_finite() && dt > 0.0) {
+            warn!("GPU flock: cannot step by {dt} seconds; the step must be finite and positive");
+            return;
+        }
+        self.steps_waiting = self.steps_waiting.saturating_add(1);
+        self.step_dt = dt;
+    }
+
     /// Whether the render world copies the boids back into
     /// [`GpuFlockReadback`](super::GpuFlockReadback) (off by default: it costs a copy and a
     /// conversion per boid each time).

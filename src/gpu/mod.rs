@@ -124,15 +124,39 @@ impl Plugin for GpuFlockPlugin {
     }
 }
 
-/// Gives the GPU flock the CPU flock's [`FlockSettings`](crate::FlockSettings) whenever they
-/// change: add it to `Update` to tune the GPU flock from the tuning panel, or to have it fly in
-/// bounds that follow the camera. Settings the GPU flock refuses are logged and leave it as
-/// it is (see [`GpuFlock::set_config`]).
-pub fn follow_flock_settings(settings: Res<crate::FlockSettings>, mut flock: ResMut<GpuFlock>) {
+/// Has the GPU flock follow the CPU flock's controls: its [`FlockSettings`](crate::FlockSettings)
+/// whenever they change, and its [`FlockClock`](crate::FlockClock): paused when the clock is
+/// paused, running when it resumes, and one step for each single step the paused clock takes.
+/// Add it to `Update` to run the GPU flock from the tuning panel (its settings, Pause and Step)
+/// or to have it fly in bounds that follow the camera. Settings the GPU flock refuses are
+/// logged and leave it as it is (see [`GpuFlock::set_config`]).
+pub fn follow_cpu_flock(
+    settings: Res<crate::FlockSettings>,
+    clock: Option<Res<crate::FlockClock>>,
+    time: Res<Time<Fixed>>,
+    mut flock: ResMut<GpuFlock>,
+    mut followed: Local<Option<(bool, u64)>>,
+) {
     if settings.is_changed() {
         // A refusal is logged by `set_config`.
         let _ = flock.set_config(settings.config);
     }
+    let Some(clock) = clock else {
+        return;
+    };
+    let (paused, steps) = (clock.is_paused(), clock.steps_taken());
+    match *followed {
+        // Only the clock's changes are followed: the GPU flock can still be paused on its own.
+        Some((was_paused, _)) if paused != was_paused => flock.set_paused(paused),
+        Some((_, last_steps)) if paused => {
+            for _ in last_steps..steps {
+                flock.step_once(time.timestep().as_secs_f32());
+            }
+        }
+        Some(_) => {}
+        None => flock.set_paused(paused),
+    }
+    *followed = Some((paused, steps));
 }
 
 /// One run of the fixed schedule: one GPU step for the next frame.

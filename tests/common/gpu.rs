@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use bevy::app::Plugins;
 use bevy::prelude::*;
 use bevy::render::pipelined_rendering::PipelinedRenderingPlugin;
 use bevy::time::TimeUpdateStrategy;
@@ -35,6 +36,11 @@ pub struct FixedRuns(pub u64);
 /// A headless app with Bevy's renderer (no window, the render world run in step with the main
 /// world) and the GPU flock, every `update()` one fixed step of 1/60 s.
 pub fn gpu_app(flock: GpuFlock) -> App {
+    gpu_app_with(flock, ())
+}
+
+/// [`gpu_app`] with more plugins (added before the app is finished).
+pub fn gpu_app_with<M>(flock: GpuFlock, plugins: impl Plugins<M>) -> App {
     let mut app = App::new();
     app.add_plugins(
         DefaultPlugins
@@ -56,7 +62,8 @@ pub fn gpu_app(flock: GpuFlock) -> App {
         1.0 / HZ,
     )))
     .init_resource::<FixedRuns>()
-    .add_systems(FixedUpdate, |mut runs: ResMut<FixedRuns>| runs.0 += 1);
+    .add_systems(FixedUpdate, |mut runs: ResMut<FixedRuns>| runs.0 += 1)
+    .add_plugins(plugins);
     while app.plugins_state() == bevy::app::PluginsState::Adding {
         bevy::tasks::tick_global_task_pools_on_main_thread();
     }
