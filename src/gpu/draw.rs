@@ -20,11 +20,11 @@ use bevy::render::camera::ExtractedCamera;
 use bevy::render::render_resource::RenderPassDepthStencilAttachment;
 use bevy::render::render_resource::binding_types::uniform_buffer_sized;
 use bevy::render::render_resource::{
-    BindGroupEntries, BindGroupLayoutDescriptor, BindGroupLayoutEntries, BufferInitDescriptor,
-    BufferUsages, CachedRenderPipelineId, ColorTargetState, ColorWrites, FragmentState,
-    MultisampleState, PipelineCache, PrimitiveState, RenderPassDescriptor,
-    RenderPipelineDescriptor, ShaderStages, TextureFormat, VertexAttribute, VertexFormat,
-    VertexState, VertexStepMode,
+    BindGroup, BindGroupEntries, BindGroupLayoutDescriptor, BindGroupLayoutEntries,
+    BufferInitDescriptor, BufferUsages, CachedRenderPipelineId, ColorTargetState, ColorWrites,
+    FragmentState, MultisampleState, PipelineCache, PrimitiveState, RenderPassDescriptor,
+    RenderPipeline, RenderPipelineDescriptor, ShaderStages, TextureFormat, VertexAttribute,
+    VertexFormat, VertexState, VertexStepMode,
 };
 use bevy::render::renderer::{RenderContext, RenderDevice, ViewQuery};
 use bevy::render::view::{ExtractedView, ViewTarget};
@@ -131,6 +131,32 @@ impl GpuDrawPipelines {
         };
         self.pipelines.insert(key, id);
         id
+    }
+
+    /// The pipeline for `key` once it is compiled, and the view's bind group: its uniform, and
+    /// in 2D the sprite.
+    fn ready<'c>(
+        &mut self,
+        cache: &'c PipelineCache,
+        device: &RenderDevice,
+        key: PipelineKey,
+        view: &ExtractedView,
+        look: &RenderGpuLook,
+        #[cfg(not(flock_3d))] image: &GpuImage,
+    ) -> Option<(&'c RenderPipeline, BindGroup)> {
+        let pipeline = cache.get_render_pipeline(self.pipeline(cache, key)?)?;
+        let uniform = view_uniform_buffer(device, view, look);
+        let layout = cache.get_bind_group_layout(&self.layout);
+        #[cfg(not(flock_3d))]
+        let entries = BindGroupEntries::sequential((
+            uniform.as_entire_binding(),
+            &image.texture_view,
+            &image.sampler,
+        ));
+        #[cfg(flock_3d)]
+        let entries = BindGroupEntries::single(uniform.as_entire_binding());
+        let bind_group = device.create_bind_group("bevy_flock gpu draw", &layout, &entries);
+        Some((pipeline, bind_group))
     }
 
     /// The pipeline's description: the boid buffer as per-instance data after the mesh's own
@@ -252,23 +278,11 @@ pub(crate) fn draw_gpu_flock(
         format: target.main_texture_format(),
         samples: msaa.samples(),
     };
-    let Some(pipeline) = pipelines
-        .pipeline(&cache, key)
-        .and_then(|id| cache.get_render_pipeline(id))
+    let device = ctx.render_device().clone();
+    let Some((pipeline, bind_group)) = pipelines.ready(&cache, &device, key, view, &look, image)
     else {
         return;
     };
-    let device = ctx.render_device().clone();
-    let uniform = view_uniform_buffer(&device, view, &look);
-    let bind_group = device.create_bind_group(
-        "bevy_flock gpu draw",
-        &cache.get_bind_group_layout(&pipelines.layout),
-        &BindGroupEntries::sequential((
-            uniform.as_entire_binding(),
-            &image.texture_view,
-            &image.sampler,
-        )),
-    );
     let mut pass = begin_pass(&mut ctx, camera, target, None);
     pass.set_pipeline(pipeline);
     pass.set_bind_group(0, &*bind_group, &[]);
@@ -314,19 +328,10 @@ pub(crate) fn draw_gpu_flock(
         samples: msaa.samples(),
         mesh_layout: mesh.layout.clone(),
     };
-    let Some(pipeline) = pipelines
-        .pipeline(&cache, key)
-        .and_then(|id| cache.get_render_pipeline(id))
-    else {
+    let device = ctx.render_device().clone();
+    let Some((pipeline, bind_group)) = pipelines.ready(&cache, &device, key, view, &look) else {
         return;
     };
-    let device = ctx.render_device().clone();
-    let uniform = view_uniform_buffer(&device, view, &look);
-    let bind_group = device.create_bind_group(
-        "bevy_flock gpu draw",
-        &cache.get_bind_group_layout(&pipelines.layout),
-        &BindGroupEntries::single(uniform.as_entire_binding()),
-    );
     let indices = match &mesh.buffer_info {
         RenderMeshBufferInfo::Indexed {
             index_format,

@@ -10,6 +10,11 @@
 //!   that many steps (at most [`GpuFlock::max_steps_per_frame`]) to the render device.
 //! - [`GpuFlockReadback`] holds positions and velocities copied back a few frames late, while
 //!   [`GpuFlock::set_readback`] is on.
+//! - Each camera that sees the flock's render layers draws it in one instanced draw from the
+//!   boid buffer, as the app's [`BoidPrefab`](crate::BoidPrefab) says: sprites in 2D (under
+//!   the app's sprites and text), the prefab's mesh in 3D (depth-tested with the scene).
+//! - [`follow_cpu_flock`] has it follow the CPU flock's settings and clock, so the tuning
+//!   panel runs it.
 //!
 //! The CPU flock ([`BoidsPlugin`](crate::BoidsPlugin)) and the GPU flock are independent and
 //! can live in one app. The GPU flock's boids use the config's rule weights; behaviours,

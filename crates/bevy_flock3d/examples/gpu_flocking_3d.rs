@@ -15,7 +15,6 @@ use bevy::prelude::*;
 use bevy_flock3d::flock_core::Bounds;
 use bevy_flock3d::gpu::GpuFlockPlugin;
 use bevy_flock3d::prelude::*;
-use support3d::OrbitCamera;
 
 const DEFAULT_BOIDS: usize = 1_000_000;
 /// What software rendering (the screenshots CI takes) draws in time.
@@ -64,24 +63,6 @@ fn setup(
     mut prefab: ResMut<BoidPrefab>,
 ) {
     let side = side.0;
-    commands.spawn(support3d::camera(
-        OrbitCamera {
-            focus: Vec3::ZERO,
-            distance: side * 1.6,
-            yaw: 0.6,
-            elevation: 0.4,
-            button: MouseButton::Left,
-        },
-        Color::srgb(0.04, 0.05, 0.08),
-        side,
-        side * 3.0,
-    ));
-    support3d::spawn_lights(&mut commands);
-    *prefab = BoidPrefab {
-        mesh: meshes.add(bird_mesh(3.0)),
-        colors: BoidColors::RandomHue {
-            saturation: 0.65,
-            lightness: 0.6,
-        },
-    };
+    support3d::spawn_cube_view(&mut commands, side);
+    *prefab = support3d::small_birds(&mut meshes);
 }

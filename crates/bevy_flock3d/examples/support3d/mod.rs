@@ -70,6 +70,35 @@ pub fn spawn_lights(commands: &mut Commands) {
     });
 }
 
+/// The view of a cube of `side` (the stress scenes' world) from outside: the orbit camera with
+/// fog from the cube's near side to far behind it, and the lights.
+pub fn spawn_cube_view(commands: &mut Commands, side: f32) {
+    commands.spawn(camera(
+        OrbitCamera {
+            focus: Vec3::ZERO,
+            distance: side * 1.6,
+            yaw: 0.6,
+            elevation: 0.4,
+            button: MouseButton::Left,
+        },
+        Color::srgb(0.04, 0.05, 0.08),
+        side,
+        side * 3.0,
+    ));
+    spawn_lights(commands);
+}
+
+/// Small birds (3 units long) in random hues: the stress scenes' look.
+pub fn small_birds(meshes: &mut Assets<Mesh>) -> bevy_flock3d::BoidPrefab {
+    bevy_flock3d::BoidPrefab {
+        mesh: meshes.add(bevy_flock3d::bird_mesh(3.0)),
+        colors: bevy_flock3d::BoidColors::RandomHue {
+            saturation: 0.65,
+            lightness: 0.6,
+        },
+    }
+}
+
 /// The orbit camera and the help line over the 3D view.
 pub struct Scene3dPlugin(pub &'static str);
 
