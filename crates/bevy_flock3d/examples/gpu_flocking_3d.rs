@@ -12,33 +12,21 @@ mod support;
 mod support3d;
 
 use bevy::prelude::*;
-use bevy_flock3d::flock_core::Bounds;
 use bevy_flock3d::gpu::GpuFlockPlugin;
 use bevy_flock3d::prelude::*;
 
 const DEFAULT_BOIDS: usize = 1_000_000;
 /// What software rendering (the screenshots CI takes) draws in time.
 const SCREENSHOT_BOIDS: usize = 8_000;
-/// Boids per cubic world unit: with the radii below, about thirty neighbours each.
-const DENSITY: f32 = 2e-3;
 
 fn main() {
     let count = support::gpu::boid_count(DEFAULT_BOIDS, SCREENSHOT_BOIDS);
-    // A cube that holds `count` boids at `DENSITY`, so any count keeps the same neighbours.
-    let side = (count.max(1) as f32 / DENSITY).cbrt();
+    let (config, side) = support3d::cube_world(count);
     let background = Color::srgb(0.04, 0.05, 0.08);
     let mut app = support::example_app("gpu_flocking_3d");
     app.insert_resource(ClearColor(background))
         .insert_resource(FlockSettings {
-            config: FlockConfig {
-                separation_radius: 6.0,
-                alignment_radius: 13.0,
-                cohesion_radius: 13.0,
-                bounds: Bounds::centered(Vec3::splat(side)),
-                edges: EdgeMode::Wrap,
-                wrap_neighbours: true,
-                ..FlockConfig::processing()
-            },
+            config,
             // The CPU flock stays empty: its settings are the panel's, for the GPU flock.
             max_boids: 1,
             ..default()

@@ -11,31 +11,18 @@ mod support3d;
 
 use bevy::prelude::*;
 use bevy_flock3d::FlockBuffers;
-use bevy_flock3d::flock_core::Bounds;
 use bevy_flock3d::prelude::*;
 
 const DEFAULT_BOIDS: usize = 20_000;
 
-/// Boids per cubic world unit: with the radii below, about thirty neighbours each.
-const DENSITY: f32 = 2e-3;
-
 fn main() {
     let count = support::stress::boid_count(DEFAULT_BOIDS);
-    // A cube that holds `count` boids at `DENSITY`, so any count keeps the same neighbours.
-    let side = (count.max(1) as f32 / DENSITY).cbrt();
+    let (config, side) = support3d::cube_world(count);
     let mut app = support::example_app("stress_3d");
     let background = Color::srgb(0.04, 0.05, 0.08);
     app.insert_resource(ClearColor(background))
         .insert_resource(FlockSettings {
-            config: FlockConfig {
-                separation_radius: 6.0,
-                alignment_radius: 13.0,
-                cohesion_radius: 13.0,
-                bounds: Bounds::centered(Vec3::splat(side)),
-                edges: EdgeMode::Wrap,
-                wrap_neighbours: true,
-                ..FlockConfig::processing()
-            },
+            config,
             max_boids: count,
             ..default()
         })

@@ -1,5 +1,6 @@
 //! What the 3D examples share, on top of `support` (the window, screenshots, the tuning panel):
-//! a small orbit camera of our own, the help line over the 3D view, lights and fog.
+//! a small orbit camera of our own, the help line over the 3D view, lights and fog, and the
+//! stress scenes' cube world with its view and birds.
 
 // Each example uses only part of what is here.
 #![allow(dead_code, unused_imports)]
@@ -8,6 +9,8 @@ use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
 use bevy_flock3d::UiWantsInput;
+use bevy_flock3d::flock_core::Bounds;
+use bevy_flock3d::prelude::{EdgeMode, FlockConfig};
 
 use crate::support::ScreenHelpPlugin;
 
@@ -68,6 +71,26 @@ pub fn spawn_lights(commands: &mut Commands) {
         brightness: 400.0,
         ..default()
     });
+}
+
+/// Boids per cubic world unit in the stress scenes' cube: with [`cube_world`]'s radii, about
+/// thirty neighbours each.
+const CUBE_DENSITY: f32 = 2e-3;
+
+/// The stress scenes' world for `count` boids: a wrapping cube that holds them at
+/// [`CUBE_DENSITY`], so any count keeps the same neighbours, and its side.
+pub fn cube_world(count: usize) -> (FlockConfig, f32) {
+    let side = (count.max(1) as f32 / CUBE_DENSITY).cbrt();
+    let config = FlockConfig {
+        separation_radius: 6.0,
+        alignment_radius: 13.0,
+        cohesion_radius: 13.0,
+        bounds: Bounds::centered(Vec3::splat(side)),
+        edges: EdgeMode::Wrap,
+        wrap_neighbours: true,
+        ..FlockConfig::processing()
+    };
+    (config, side)
 }
 
 /// The view of a cube of `side` (the stress scenes' world) from outside: the orbit camera with
