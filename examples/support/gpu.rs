@@ -7,6 +7,7 @@ use bevy::render::renderer::RenderAdapterInfo;
 use bevy_flock::gpu::GpuFlock;
 use bevy_flock::{FlockSettings, Placement};
 
+use super::stress::blend;
 use super::{HelpLine, Shortcuts, add_panel};
 
 /// The boid count: the first argument, else `FLOCK_BOIDS`, else `default`; under
@@ -96,14 +97,6 @@ struct Smoothed {
     frame_seconds: f32,
     steps_per_second: f32,
     last_steps: u64,
-}
-
-fn blend(old: f32, new: f32) -> f32 {
-    if old == 0.0 {
-        new
-    } else {
-        old * 0.95 + new * 0.05
-    }
 }
 
 fn show_gpu_timings(

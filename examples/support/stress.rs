@@ -37,6 +37,15 @@ pub fn boid_count(default: usize) -> usize {
     }
 }
 
+/// A reading smoothed so it can be read: 5 % of each new value (the first taken as it is).
+pub fn blend(old: f32, new: f32) -> f32 {
+    if old == 0.0 {
+        new
+    } else {
+        old * 0.95 + new * 0.05
+    }
+}
+
 /// The step's index and steering times and the frame time, smoothed so they can be read.
 #[derive(Default)]
 pub struct SmoothedTimings {
@@ -49,13 +58,6 @@ impl SmoothedTimings {
     /// Blends in the last step's times and the last frame's, and says them in one line: the
     /// boids, their neighbours each, the index and steering times and the frame rate.
     pub fn update(&mut self, buffers: &FlockBuffers, frame_seconds: f32) -> String {
-        let blend = |old: f32, new: f32| {
-            if old == 0.0 {
-                new
-            } else {
-                old * 0.95 + new * 0.05
-            }
-        };
         let timings = buffers.timings();
         self.index_ms = blend(self.index_ms, timings.index.as_secs_f32() * 1e3);
         self.steer_ms = blend(self.steer_ms, timings.steer.as_secs_f32() * 1e3);

@@ -96,9 +96,7 @@ pub(crate) fn step_gpu_flock(
         return;
     };
     if let Some(report) = &render_flock.report {
-        report
-            .limit
-            .store(max_boids(device.wgpu_device()), Ordering::Relaxed);
+        report.limit.store(flock.max_capacity(), Ordering::Relaxed);
         if let Some(time) = flock.last_step_time() {
             let nanos = u64::try_from(time.as_nanos()).unwrap_or(u64::MAX - 1);
             report.step_nanos.store(nanos, Ordering::Relaxed);
@@ -133,15 +131,4 @@ fn apply_order(flock: &mut KernelFlock, order: GpuOrder) {
     if let Err(error) = result {
         error!("GPU flock: boids refused by the device: {error}");
     }
-}
-
-/// The most boids one storage buffer of this device holds (the kernel's own limit).
-fn max_boids(device: &flock_gpu::wgpu::Device) -> usize {
-    let limits = device.limits();
-    let largest = limits
-        .max_storage_buffer_binding_size
-        .min(limits.max_buffer_size);
-    usize::try_from(largest / flock_gpu::BOID_BYTES as u64)
-        .unwrap_or(usize::MAX)
-        .min(u32::MAX as usize)
 }

@@ -148,6 +148,11 @@ impl GpuFlock {
         self.capacity
     }
 
+    /// The most boids this device holds: what its largest storage buffer takes.
+    pub fn max_capacity(&self) -> usize {
+        self.max_capacity
+    }
+
     /// The boids, `len()` of them from the start, laid out as
     /// [`BOID_BYTES`](crate::BOID_BYTES) says; usable as a storage or vertex buffer by a
     /// renderer on the same device. It is replaced when the flock grows past its capacity.
@@ -235,7 +240,7 @@ impl GpuFlock {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("flock_gpu step"),
             });
-        if self.timer.is_some() {
+        if self.timer.as_ref().is_some_and(StepTimer::is_waiting) {
             // Runs the timer's map callback when the app does not poll the device itself.
             let _ = self.device.poll(wgpu::PollType::Poll);
         }

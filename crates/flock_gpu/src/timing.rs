@@ -61,6 +61,11 @@ impl StepTimer {
         })
     }
 
+    /// Whether a timed step's read-back is waiting for its map.
+    pub(crate) fn is_waiting(&self) -> bool {
+        self.state.load(Ordering::Acquire) == PENDING
+    }
+
     /// The last step's time on the device that has come back.
     pub(crate) fn last(&self) -> Option<Duration> {
         self.last

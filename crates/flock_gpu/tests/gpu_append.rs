@@ -8,7 +8,7 @@ mod common;
 
 use common::{device, gpu_flock};
 use flock_core::{Flock, FlockConfig};
-use flock_gpu::GpuError;
+use flock_gpu::{GpuError, GpuFlock};
 
 #[test]
 fn appended_boids_follow_the_ones_on_the_device_which_stay_as_they_were() {
@@ -92,6 +92,17 @@ fn appending_bad_boids_is_refused_and_changes_nothing() {
         flock.read_back().unwrap(),
         (start.positions().to_vec(), start.velocities().to_vec()),
         "the refused calls changed nothing"
+    );
+    // The device's limit is the one a new flock is refused past.
+    let limit = flock.max_capacity();
+    assert!(limit >= flock.capacity());
+    let (device, queue) = device().unwrap();
+    assert_eq!(
+        GpuFlock::new(device, queue, config, limit + 1).err(),
+        Some(GpuError::TooManyBoids {
+            requested: limit + 1,
+            limit
+        })
     );
 }
 
