@@ -5,7 +5,8 @@
 use bevy::tasks::{ComputeTaskPool, TaskPoolBuilder};
 use bevy_flock::TaskPoolExecutor;
 use divan::Bencher;
-use flock_cli::bench::{bench_app, bench_config};
+use flock_cli::dim2::app_bench::bench_app;
+use flock_cli::dim2::kernel_bench::bench_config;
 use flock_core::{Flock, IndexKind};
 
 fn main() {

@@ -7,6 +7,9 @@ use bevy::tasks::{ComputeTaskPool, TaskPool, TaskPoolBuilder};
 use bevy_flock::prelude::*;
 use clap::Args;
 
+use crate::arguments::{format_count, parse_count, parse_threads};
+// The crowd subcommands (`crowd_circle.rs`, `crowd_bench.rs`) import these two from here.
+pub use crate::arguments::{parse_boid_count, parse_dims};
 use crate::memory;
 
 /// Options of `flock bench`.
@@ -56,14 +59,6 @@ pub struct BenchArgs {
     #[arg(long, value_delimiter = ',', default_value = "100k,1M", value_parser = parse_boid_count)]
     gpu_sizes: Vec<usize>,
 }
-
-/// The 2D benchmark world (see [`crate::dim2::kernel_bench::bench_config`]): the plugin's
-/// benchmarks, the memory probe and `flock soak` run in it.
-pub use crate::dim2::kernel_bench::bench_config;
-
-/// The 2D plugin's benchmark app (see [`crate::dim2::app_bench::bench_app`]): for the memory
-/// probe, `flock soak` and the divan harness.
-pub use crate::dim2::app_bench::bench_app;
 
 /// Runs `flock bench`.
 pub fn run(args: &BenchArgs) -> Result<(), String> {
@@ -170,12 +165,7 @@ fn kernel_tables(args: &BenchArgs, pool: &TaskPool, dims: usize, threads: usize)
                 if index == IndexKind::BruteForce && count > args.brute_max {
                     continue;
                 }
-                let result = if dims == 3 {
-                    let index = dim3_index(index);
-                    crate::dim3::kernel_bench::measure_kernel(args, pool, count, neighbours, index)
-                } else {
-                    crate::dim2::kernel_bench::measure_kernel(args, pool, count, neighbours, index)
-                };
+                let result = measure_kernel(args, pool, dims, count, neighbours, index);
                 let rates = PerCore::new(count, result.step, result.candidates_per_boid, threads);
                 println!(
                     "| {} | {neighbours} | {} | {:.1} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} | {} | {} |",
@@ -221,46 +211,19 @@ fn kernel_tables(args: &BenchArgs, pool: &TaskPool, dims: usize, threads: usize)
 /// The GPU kernel against the CPU kernel's grid in `dims` dimensions, same worlds and starts.
 fn gpu_table(args: &BenchArgs, pool: &TaskPool, dims: usize, threads: usize) -> Result<(), String> {
     const NEIGHBOURS: u32 = 32;
-    let gpu = if dims == 3 {
-        GpuBench::Three(crate::dim3::gpu_bench::GpuBench::new()?)
-    } else {
-        GpuBench::Two(crate::dim2::gpu_bench::GpuBench::new()?)
-    };
-    let adapter = match &gpu {
-        GpuBench::Two(gpu) => &gpu.adapter,
-        GpuBench::Three(gpu) => &gpu.adapter,
-    };
+    let gpu = GpuBench::new(dims)?;
     println!(
-        "\n{dims}D GPU kernel (`GpuFlock`, grid rebuilt on the device every step) on {adapter}, \
-         beside the CPU kernel (grid, {threads} threads), {NEIGHBOURS} neighbours:\n"
+        "\n{dims}D GPU kernel (`GpuFlock`, grid rebuilt on the device every step) on {}, \
+         beside the CPU kernel (grid, {threads} threads), {NEIGHBOURS} neighbours:\n",
+        gpu.adapter()
     );
     println!(
         "| boids | GPU steps/s | GPU ms/step | GPU ms/step (device timed) | CPU steps/s | CPU ms/step | GPU / CPU | GPU boid-updates/s |"
     );
     println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
     for &count in &args.gpu_sizes {
-        let (gpu_step, cpu_step) = match &gpu {
-            GpuBench::Two(gpu) => (
-                gpu.measure(args, count, NEIGHBOURS)?,
-                crate::dim2::kernel_bench::measure_kernel(
-                    args,
-                    pool,
-                    count,
-                    NEIGHBOURS,
-                    IndexKind::Grid,
-                ),
-            ),
-            GpuBench::Three(gpu) => (
-                gpu.measure(args, count, NEIGHBOURS)?,
-                crate::dim3::kernel_bench::measure_kernel(
-                    args,
-                    pool,
-                    count,
-                    NEIGHBOURS,
-                    dim3_index(IndexKind::Grid),
-                ),
-            ),
-        };
+        let gpu_step = gpu.measure(args, count, NEIGHBOURS)?;
+        let cpu_step = measure_kernel(args, pool, dims, count, NEIGHBOURS, IndexKind::Grid);
         let cpu_step = cpu_step.step;
         let device_timed = gpu_step
             .device
@@ -292,6 +255,50 @@ pub struct GpuStep {
 enum GpuBench {
     Two(crate::dim2::gpu_bench::GpuBench),
     Three(crate::dim3::gpu_bench::GpuBench),
+}
+
+impl GpuBench {
+    /// The benchmark in `dims` dimensions on the system's adapter.
+    fn new(dims: usize) -> Result<Self, String> {
+        Ok(if dims == 3 {
+            Self::Three(crate::dim3::gpu_bench::GpuBench::new()?)
+        } else {
+            Self::Two(crate::dim2::gpu_bench::GpuBench::new()?)
+        })
+    }
+
+    /// The adapter's name.
+    fn adapter(&self) -> &str {
+        match self {
+            Self::Two(gpu) => &gpu.adapter,
+            Self::Three(gpu) => &gpu.adapter,
+        }
+    }
+
+    /// One flock size's step time.
+    fn measure(&self, args: &BenchArgs, count: usize, neighbours: u32) -> Result<GpuStep, String> {
+        match self {
+            Self::Two(gpu) => gpu.measure(args, count, neighbours),
+            Self::Three(gpu) => gpu.measure(args, count, neighbours),
+        }
+    }
+}
+
+/// One measurement of the CPU kernel in `dims` dimensions.
+fn measure_kernel(
+    args: &BenchArgs,
+    pool: &TaskPool,
+    dims: usize,
+    count: usize,
+    neighbours: u32,
+    index: IndexKind,
+) -> KernelResult {
+    if dims == 3 {
+        let index = dim3_index(index);
+        crate::dim3::kernel_bench::measure_kernel(args, pool, count, neighbours, index)
+    } else {
+        crate::dim2::kernel_bench::measure_kernel(args, pool, count, neighbours, index)
+    }
 }
 
 /// The 3D kernel's name for an index.
@@ -378,72 +385,11 @@ fn index_name(index: IndexKind) -> &'static str {
     }
 }
 
-/// 1000 -> 1k, 1000000 -> 1M.
-pub fn format_count(count: usize) -> String {
-    match count {
-        c if c >= 1_000_000 && c % 1_000_000 == 0 => format!("{}M", c / 1_000_000),
-        c if c >= 1_000 && c % 1_000 == 0 => format!("{}k", c / 1_000),
-        c => c.to_string(),
-    }
-}
-
-/// Parses `1500`, `10k` or `1M`.
-pub fn parse_count(text: &str) -> Result<usize, String> {
-    let text = text.trim();
-    let (digits, scale) = match text.chars().last() {
-        Some('k' | 'K') => (&text[..text.len() - 1], 1_000),
-        Some('m' | 'M') => (&text[..text.len() - 1], 1_000_000),
-        _ => (text, 1),
-    };
-    digits
-        .parse::<usize>()
-        .ok()
-        .and_then(|n| n.checked_mul(scale))
-        .ok_or_else(|| format!("`{text}` is not a count (like 500, 10k or 1M)"))
-}
-
-/// A number of boids: a count (see [`parse_count`]) of at most
-/// [`FlockSettings::MAX_BOIDS`], so an absurd one is an error rather than an abort on
-/// allocation.
-pub fn parse_boid_count(text: &str) -> Result<usize, String> {
-    let count = parse_count(text)?;
-    if count > FlockSettings::MAX_BOIDS {
-        return Err(format!(
-            "{count} boids: at most {} (FlockSettings::MAX_BOIDS)",
-            FlockSettings::MAX_BOIDS
-        ));
-    }
-    Ok(count)
-}
-
-/// The most threads a subcommand starts: more would fail to start (a panic in the standard
-/// library or Bevy's task pool) long before it could help.
-pub const MAX_THREADS: usize = 1024;
-
-/// A thread count from 1 to [`MAX_THREADS`].
-pub fn parse_threads(text: &str) -> Result<usize, String> {
-    match text.trim().parse::<usize>() {
-        Ok(threads @ 1..=MAX_THREADS) => Ok(threads),
-        _ => Err(format!(
-            "`{text}` is not a thread count from 1 to {MAX_THREADS}"
-        )),
-    }
-}
-
 fn parse_count_or_none(text: &str) -> Result<usize, String> {
     if text.trim() == "none" {
         Ok(0)
     } else {
         parse_boid_count(text)
-    }
-}
-
-/// A dimension: 2 or 3.
-pub fn parse_dims(text: &str) -> Result<usize, String> {
-    match text.trim() {
-        "2" => Ok(2),
-        "3" => Ok(3),
-        other => Err(format!("`{other}` is not a dimension (2 or 3)")),
     }
 }
 

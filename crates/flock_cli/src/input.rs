@@ -80,23 +80,25 @@ mod tests {
             let end = start + text[start..].find([',', ')']).unwrap();
             format!("{}{field}:{value}{}", &text[..start], &text[end..])
         };
-        let cases = [
-            (with("max_speed", "NaN"), "max_speed"),
-            (with("max_speed", "inf"), "max_speed"),
-            (with("max_force", "1e39"), "max_force"),
-            (with("mass", "0"), "mass"),
-            (with("cohesion_radius", "-1"), "cohesion_radius"),
-            (with("separation_radius", "2e9"), "separation_radius"),
-            (with("response_time", "1e-30"), "response_time"),
-            (with("view_angle_degrees", "0"), "view_angle_degrees"),
-            (with("max_boids", "0"), "max_boids"),
-            (with("max_boids", "18446744073709551615"), "max_boids"),
+        // `field value` pairs, each refused with an error that names the field: not finite,
+        // beyond f32, zero or negative where that means nothing, beyond the magnitudes f32
+        // arithmetic keeps finite.
+        let named = "max_speed NaN, max_speed inf, max_force 1e39, mass 0, cohesion_radius -1, \
+                     separation_radius 2e9, response_time 1e-30, view_angle_degrees 0, \
+                     max_boids 0, max_boids 18446744073709551615, min_speed 1e9";
+        let mut cases: Vec<(String, &str)> = named
+            .split(", ")
+            .map(|pair| {
+                let (field, value) = pair.split_once(' ').unwrap();
+                (with(field, value), field)
+            })
+            .collect();
+        cases.extend([
             (with("max_boids", "18446744073709551616"), "1:"),
-            (with("min_speed", "1e9"), "min_speed"),
             (with("separation", "-1e7"), "weights.separation"),
             ("".to_string(), "1:"),
             ("(config: ())".to_string(), "1:"),
-        ];
+        ]);
         assert_refused(parse_settings, cases);
         // Contradictory bounds: min above max on either axis.
         let mut settings = FlockSettings::default();

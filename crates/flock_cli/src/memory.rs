@@ -7,7 +7,9 @@ use bevy::tasks::{ComputeTaskPool, TaskPoolBuilder};
 use clap::{Args, ValueEnum};
 use flock_core::IndexKind;
 
-use crate::bench::{bench_app, bench_config, parse_boid_count, parse_threads};
+use crate::arguments::{parse_boid_count, parse_threads};
+use crate::dim2::app_bench::bench_app;
+use crate::dim2::kernel_bench::bench_config;
 
 /// What to measure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::bench::{parse_boid_count, parse_dims, parse_threads};
+use crate::arguments::{parse_boid_count, parse_dims, parse_threads};
 
 /// Options of `flock simulate`.
 #[derive(Args, Debug)]

@@ -9,9 +9,9 @@ use bevy_flock::{Boid, TaskPoolExecutor, Velocity};
 use clap::Args;
 use flock_core::{Flock, FlockConfig, IndexKind};
 
-use crate::bench::{
-    bench_app, bench_config, format_count, parse_boid_count, parse_count, parse_threads,
-};
+use crate::arguments::{format_count, parse_boid_count, parse_count, parse_threads};
+use crate::dim2::app_bench::bench_app;
+use crate::dim2::kernel_bench::bench_config;
 use crate::memory::{peak_resident_bytes, resident_bytes};
 
 /// Options of `flock soak`.

@@ -2,14 +2,11 @@
 //! system's GPU adapter (Mesa's lavapipe in CI). Without an adapter they skip with a message,
 //! unless `FLOCK_REQUIRE_GPU=1` (CI), where they fail.
 
-use std::process::{Command, Output};
+mod common;
 
-fn flock(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_flock"))
-        .args(args)
-        .output()
-        .expect("the flock binary runs")
-}
+use std::process::Output;
+
+use common::{QUICK_BENCH, flock};
 
 /// Standard output of a run that succeeded, or `None` (with a message) when it found no
 /// adapter and none is required.
@@ -74,20 +71,8 @@ fn simulate_on_the_gpu_writes_the_cpu_paths_csv_to_within_rounding() {
 
 #[test]
 fn bench_on_the_gpu_prints_its_table_beside_the_cpu() {
-    let output = flock(&[
-        "bench",
-        "--gpu",
-        "--dims",
-        "2,3",
-        "--gpu-sizes",
-        "2k",
-        "--steps",
-        "3",
-        "--warmup",
-        "1",
-        "--seconds",
-        "0.1",
-    ]);
+    let sizes = ["bench", "--gpu", "--dims", "2,3", "--gpu-sizes", "2k"];
+    let output = flock(&[&sizes[..], &QUICK_BENCH].concat());
     let Some(output) = gpu_stdout(&output) else {
         return;
     };

@@ -1,59 +1,23 @@
 //! `flock simulate` as a user runs it: the real binary, real files.
 
-use std::path::PathBuf;
+mod common;
+
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use bevy_flock::FlockSettings;
+use common::{QUICK_BENCH, fails_cleanly, flock, names, scratch, stderr, stdout};
 
-fn flock(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_flock"))
-        .args(args)
-        .output()
-        .expect("the flock binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    assert!(
-        output.status.success(),
-        "flock failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-/// A fresh folder for one test's files.
-fn scratch(name: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("flock-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
-}
-
-/// A test's own folder, removed when the test ends (passed or not).
-struct Scratch(PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = PathBuf;
-
-    fn deref(&self) -> &PathBuf {
-        &self.0
-    }
-}
-
-impl AsRef<std::path::Path> for Scratch {
-    fn as_ref(&self) -> &std::path::Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// `flock simulate` from a settings file and a boids file, with `more` options after them.
+fn simulate_files(settings: &Path, boids: &Path, more: &[&str]) -> Output {
+    let files = [
+        "simulate",
+        "--settings",
+        settings.to_str().unwrap(),
+        "--input",
+        boids.to_str().unwrap(),
+    ];
+    flock(&[&files[..], more].concat())
 }
 
 #[test]
@@ -106,27 +70,22 @@ fn the_same_seed_gives_the_same_output_whatever_the_threads() {
 
 #[test]
 fn reads_boids_and_settings_and_writes_a_file() {
-    let dir = scratch("files");
-    let boids = dir.join("boids.csv");
-    std::fs::write(&boids, "x,y,vx,vy\n0,0,10,0\n20,0,0,10\n\n-20,5,0,-10\n").unwrap();
     let settings = FlockSettings {
         max_boids: 50,
         ..FlockSettings::default()
     };
-    let ron_path = dir.join("settings.ron");
-    std::fs::write(&ron_path, ron::to_string(&settings).unwrap()).unwrap();
+    let dir = scratch("files");
+    let boids = dir.write(
+        "boids.csv",
+        "x,y,vx,vy\n0,0,10,0\n20,0,0,10\n\n-20,5,0,-10\n",
+    );
+    let ron_path = dir.write("settings.ron", ron::to_string(&settings).unwrap());
     let out = dir.join("out.csv");
-    stdout(&flock(&[
-        "simulate",
-        "--settings",
-        ron_path.to_str().unwrap(),
-        "--input",
-        boids.to_str().unwrap(),
-        "--steps",
-        "4",
-        "--output",
-        out.to_str().unwrap(),
-    ]));
+    stdout(&simulate_files(
+        &ron_path,
+        &boids,
+        &["--steps", "4", "--output", out.to_str().unwrap()],
+    ));
     let csv = std::fs::read_to_string(&out).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines.len(), 1 + 5 * 3);
@@ -134,19 +93,13 @@ fn reads_boids_and_settings_and_writes_a_file() {
     assert_eq!(lines[3], "0,2,-20,5,0,-10");
     assert!(lines.last().unwrap().starts_with("4,2,"));
     // Nothing else was left beside the output.
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
-    assert_eq!(names, ["boids.csv", "out.csv", "settings.ron"]);
+    assert_eq!(names(&dir), ["boids.csv", "out.csv", "settings.ron"]);
 }
 
 #[test]
 fn a_bad_boids_file_names_the_line_and_writes_nothing() {
     let dir = scratch("bad-csv");
-    let boids = dir.join("boids.csv");
-    std::fs::write(&boids, "x,y,vx,vy\n1,2,3,4\n1,2,three,4\n").unwrap();
+    let boids = dir.write("boids.csv", "x,y,vx,vy\n1,2,3,4\n1,2,three,4\n");
     let out = dir.join("out.csv");
     let output = flock(&[
         "simulate",
@@ -179,12 +132,12 @@ fn bad_settings_name_the_field() {
         std::fs::write(&path, ron).unwrap();
         let output = flock(&[
             "simulate",
-            "--settings",
-            path.to_str().unwrap(),
             "--count",
             "5",
             "--steps",
             "1",
+            "--settings",
+            path.to_str().unwrap(),
         ]);
         assert!(!output.status.success());
         assert!(stderr(&output).contains(needle), "{}", stderr(&output));
@@ -215,7 +168,7 @@ fn bad_values_are_refused() {
 
 #[test]
 fn bench_prints_the_tables() {
-    let output = stdout(&flock(&[
+    let sizes = [
         "bench",
         "--sizes",
         "2k",
@@ -223,30 +176,13 @@ fn bench_prints_the_tables() {
         "8",
         "--app-sizes",
         "2k",
-        "--steps",
-        "3",
-        "--warmup",
-        "1",
-        "--seconds",
-        "0.1",
-    ]));
+    ];
+    let output = stdout(&flock(&[&sizes[..], &QUICK_BENCH].concat()));
     assert!(output.contains("| 2k | 8 | grid |"), "{output}");
     assert!(output.contains("| 2k | 8 | KD-tree |"), "{output}");
     assert!(output.contains("| 2k | 8 | brute force |"), "{output}");
     assert!(output.contains("grid / KD-tree"), "{output}");
     assert!(output.contains("App::update()"), "{output}");
-}
-
-/// Fails with an error message (an exit code, not a signal: no abort, no panic's 101).
-fn fails_cleanly(output: &Output, needle: &str) {
-    let message = stderr(output);
-    assert!(
-        matches!(output.status.code(), Some(1 | 2)),
-        "exit {:?}: {message}",
-        output.status
-    );
-    assert!(message.contains(needle), "`{needle}` not in: {message}");
-    assert!(!message.contains("panicked"), "{message}");
 }
 
 #[test]
@@ -312,24 +248,17 @@ fn boids_on_a_line_far_apart_with_a_bouncing_preset_run_in_bounded_memory() {
         ("-3e38,-3e38,1,0\n3e38,3e38,0,1\n", 10.0),
     ];
     for (i, (rows, radius)) in cases.into_iter().enumerate() {
-        let boids = dir.join(format!("boids{i}.csv"));
-        std::fs::write(&boids, format!("x,y,vx,vy\n{rows}")).unwrap();
+        let boids = dir.write(format!("boids{i}.csv"), format!("x,y,vx,vy\n{rows}"));
         let mut settings = FlockSettings::default();
         settings.config.edges = bevy_flock::prelude::EdgeMode::Bounce;
         settings.config.separation_radius = radius;
         settings.config.alignment_radius = radius;
         settings.config.cohesion_radius = radius;
-        let ron_path = dir.join(format!("settings{i}.ron"));
-        std::fs::write(&ron_path, ron::to_string(&settings).unwrap()).unwrap();
-        let csv = stdout(&flock(&[
-            "simulate",
-            "--settings",
-            ron_path.to_str().unwrap(),
-            "--input",
-            boids.to_str().unwrap(),
-            "--steps",
-            "3",
-        ]));
+        let ron_path = dir.write(
+            format!("settings{i}.ron"),
+            ron::to_string(&settings).unwrap(),
+        );
+        let csv = stdout(&simulate_files(&ron_path, &boids, &["--steps", "3"]));
         let bounds = settings.config.bounds;
         for line in csv.lines().skip(3) {
             let values: Vec<f32> = line.split(',').map(|v| v.parse().unwrap()).collect();
@@ -372,16 +301,6 @@ fn a_write_that_fails_midway_is_an_error() {
     assert_eq!(names(&dir), ["out.csv"]);
 }
 
-/// The names in `dir`, sorted.
-fn names(dir: &std::path::Path) -> Vec<String> {
-    let mut names: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
-    names
-}
-
 #[test]
 #[cfg(unix)]
 fn an_existing_output_is_kept_intact_when_writing_fails_midway() {
@@ -390,8 +309,7 @@ fn an_existing_output_is_kept_intact_when_writing_fails_midway() {
     // process). The output file that was there stays exactly as it was, and the temporary file
     // is removed.
     let dir = scratch("intact");
-    let out = dir.join("out.csv");
-    std::fs::write(&out, "precious\n").unwrap();
+    let out = dir.write("out.csv", "precious\n");
     let binary = env!("CARGO_BIN_EXE_flock");
     let output = Command::new("sh")
         .arg("-c")
@@ -473,8 +391,10 @@ fn two_runs_writing_the_same_output_do_not_mix() {
 #[test]
 fn three_dimensions_read_and_write_x_y_z() {
     let dir = scratch("dims3");
-    let input = dir.join("boids.csv");
-    std::fs::write(&input, "x,y,z,vx,vy,vz\n0,0,0,10,0,0\n30,0,-20,0,0,10\n").unwrap();
+    let input = dir.write(
+        "boids.csv",
+        "x,y,z,vx,vy,vz\n0,0,0,10,0,0\n30,0,-20,0,0,10\n",
+    );
     let input = input.to_str().unwrap();
     let csv = stdout(&flock(&[
         "simulate", "--dims", "3", "--input", input, "--steps", "3",
@@ -518,16 +438,12 @@ fn three_dimensions_read_and_write_x_y_z() {
 #[test]
 fn files_of_the_other_dimension_are_named_as_such() {
     let dir = scratch("dims-mismatch");
-    let boids2 = dir.join("boids2.csv");
-    std::fs::write(&boids2, "x,y,vx,vy\n1,2,3,4\n").unwrap();
-    let boids3 = dir.join("boids3.csv");
-    std::fs::write(&boids3, "x,y,z,vx,vy,vz\n1,2,3,4,5,6\n1,2,3,4,5\n").unwrap();
-    let settings2 = dir.join("settings2.ron");
-    std::fs::write(
-        &settings2,
+    let boids2 = dir.write("boids2.csv", "x,y,vx,vy\n1,2,3,4\n");
+    let boids3 = dir.write("boids3.csv", "x,y,z,vx,vy,vz\n1,2,3,4,5,6\n1,2,3,4,5\n");
+    let settings2 = dir.write(
+        "settings2.ron",
         ron::to_string(&FlockSettings::default()).unwrap(),
-    )
-    .unwrap();
+    );
     let path = |p: &PathBuf| p.to_str().unwrap().to_string();
     for (args, needle) in [
         (

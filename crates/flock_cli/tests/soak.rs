@@ -1,14 +1,9 @@
 //! `flock soak` as a user runs it: a short soak of the kernel and of the plugin passes its own
 //! checks and reports memory; nonsense options are refused.
 
-use std::process::{Command, Output};
+mod common;
 
-fn flock(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_flock"))
-        .args(args)
-        .output()
-        .expect("the flock binary runs")
-}
+use common::flock;
 
 #[test]
 fn a_short_soak_of_kernel_and_app_finds_every_boid_sound() {
