@@ -20,10 +20,17 @@ rm -rf "$out"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-# The tracked and new (not ignored) files, as a clone would have them.
-(cd "$repo" && git ls-files -z --cached --others --exclude-standard) |
-    (cd "$repo" && xargs -0 cp --parents -t "$out" 2>/dev/null || true)
-(cd "$repo" && git ls-files -z --deleted) | (cd "$out" && xargs -0 rm -f)
+# The work tree as a clone of it would be: the tracked files, less those deleted in the work
+# tree, and the new (not ignored) ones. Any file that cannot be copied stops the script.
+declare -A deleted=()
+while IFS= read -r -d '' path; do
+    deleted[$path]=1
+done < <(cd "$repo" && git ls-files -z --deleted)
+files=()
+while IFS= read -r -d '' path; do
+    [[ -n ${deleted[$path]:-} ]] || files+=("$path")
+done < <(cd "$repo" && git ls-files -z --cached --others --exclude-standard --deduplicate)
+(cd "$repo" && printf '%s\0' "${files[@]}" | xargs -0 cp --parents -t "$out")
 
 # Copies the file PATH (relative to the crate, under SHARED_ROOT) into the crate at the same
 # place below SHARED_ROOT, with the module files it needs: `src/...` brings the whole source
