@@ -223,8 +223,7 @@ fn gpu_table(args: &BenchArgs, pool: &TaskPool, dims: usize, threads: usize) -> 
     println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
     for &count in &args.gpu_sizes {
         let gpu_step = gpu.measure(args, count, NEIGHBOURS)?;
-        let cpu_step = measure_kernel(args, pool, dims, count, NEIGHBOURS, IndexKind::Grid);
-        let cpu_step = cpu_step.step;
+        let cpu_step = measure_kernel(args, pool, dims, count, NEIGHBOURS, IndexKind::Grid).step;
         let device_timed = gpu_step
             .device
             .map_or_else(|| "n/a".to_owned(), |step| format!("{:.2}", millis(step)));
