@@ -101,6 +101,7 @@ fn orca(
         max_neighbours: args.max_neighbours,
         clearance: args.clearance,
         responsibility: 0.5,
+        yield_at_rest: false,
     };
     let me = OrcaAgent {
         position: positions[i],
