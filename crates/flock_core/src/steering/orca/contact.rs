@@ -6,7 +6,8 @@
 //! (by the agents' indexes, never by a query's or a thread's order), each pair parted at once
 //! (Gauss-Seidel, which converges in a few sweeps where DetourCrowd's averaged Jacobi sweeps do
 //! not), for at most a fixed number of sweeps, stopping early once no pair overlaps by more than
-//! the tolerance. Velocities are left as they are.
+//! the tolerance. [`OrcaCrowd::step`](super::OrcaCrowd::step) then adds the displacement to the
+//! velocities.
 
 use std::borrow::Borrow;
 
@@ -27,10 +28,11 @@ pub struct ContactPass {
 }
 
 impl Default for ContactPass {
-    /// Sixteen sweeps at most, a tolerance of 1e-4 world units.
+    /// A hundred sweeps at most (a crowd pressed into a jam needs tens), a tolerance of 1e-4
+    /// world units.
     fn default() -> Self {
         Self {
-            iterations: 16,
+            iterations: 100,
             tolerance: 1e-4,
         }
     }

@@ -44,6 +44,7 @@ pub struct OrcaCrowd {
     chunks: Vec<Chunk>,
     velocities: Vec<Vector>,
     contact: ContactScratch,
+    before: Vec<Vector>,
 }
 
 impl OrcaCrowd {
@@ -142,7 +143,8 @@ impl OrcaCrowd {
 
     /// RVO2's `doStep`: [`compute`](Self::compute), then every agent takes its new velocity and
     /// moves by it for `time_step`; then `contact`, if given, parts the agents that overlap
-    /// (positions only, see [`ContactPass`]).
+    /// (see [`ContactPass`]) and adds each agent's displacement by it, over the step, to its
+    /// velocity (within its maximum speed).
     pub fn step(
         &mut self,
         agents: &mut [CrowdAgent],
@@ -163,7 +165,19 @@ impl OrcaCrowd {
             }
         }
         if let Some(contact) = contact {
+            // The pass's displacement joins the velocity, as position-based dynamics takes the
+            // velocity from where the step ends: ORCA's next step then sees agents that touch
+            // no longer closing in on each other, rather than still pressing on.
+            self.before.clear();
+            self.before
+                .extend(agents.iter().map(|agent| agent.position));
             contact.separate(agents, obstacles, &mut self.contact);
+            for (agent, before) in agents.iter_mut().zip(&self.before) {
+                let velocity = agent.velocity + (agent.position - *before) / time_step;
+                if velocity.is_finite() {
+                    agent.velocity = velocity.clamp_length_max(agent.max_speed.max(0.0));
+                }
+            }
         }
     }
 }
