@@ -90,17 +90,18 @@ impl ContactPass {
         pairs.clear();
         for (index, agent) in agents.iter().enumerate() {
             let Some(own) = radius(agent) else { continue };
-            cells.around(agent.position, 2.0 * largest + margin, |&other| {
-                if other as usize <= index {
-                    return;
-                }
+            let search = 2.0 * largest + margin;
+            cells.nearest_first(agent.position, search, |&other| {
                 let them = &agents[other as usize];
-                if let Some(theirs) = radius(them) {
+                if other as usize > index
+                    && let Some(theirs) = radius(them)
+                {
                     let reach = own + theirs + margin;
                     if agent.position.distance_squared(them.position) < reach * reach {
                         pairs.push((index as u32, other));
                     }
                 }
+                search * search
             });
         }
         pairs.sort_unstable();

@@ -13,6 +13,7 @@ use super::contact::{ContactPass, ContactScratch};
 use super::{OrcaAgent, OrcaNeighbour, OrcaParams, OrcaScratch, orca_velocity_offered};
 use crate::math::Vector;
 use crate::parallel::{Executor, chunk_len_for};
+use crate::space::{MAX_IMAGES, Space};
 use crate::steering::Shape;
 
 /// One agent of a crowd: its index in the slice is its id (order the slice by a stable id).
@@ -34,7 +35,8 @@ pub struct CrowdAgent {
 #[derive(Clone, Debug, Default)]
 struct Chunk {
     scratch: OrcaScratch,
-    velocities: Vec<Vector>,
+    /// Each agent's index and new velocity.
+    velocities: Vec<(u32, Vector)>,
 }
 
 /// Buffers for stepping a crowd; a step allocates nothing once they have grown.
@@ -45,14 +47,15 @@ pub struct OrcaCrowd {
     velocities: Vec<Vector>,
     contact: ContactScratch,
     before: Vec<Vector>,
+    scratch: OrcaScratch,
 }
 
 impl OrcaCrowd {
     /// Every agent's ORCA velocity for a step of `time_step` seconds among the others and
     /// `obstacles`, from the agents as they are (RVO2's `computeNewVelocity` for each), into
     /// [`new_velocities`](Self::new_velocities). Agents with invalid parameters avoid nobody
-    /// (they are still avoided, as bodies of the avoiding agent's size that share half and half,
-    /// see [`orca_velocity`](super::orca_velocity)).
+    /// and take no share: the others avoid them wholly, as bodies of their own size (a boid
+    /// without ORCA among those with it).
     pub fn compute(
         &mut self,
         agents: &[CrowdAgent],
@@ -60,11 +63,27 @@ impl OrcaCrowd {
         time_step: f32,
         executor: &impl Executor,
     ) {
+        self.compute_in(None, agents, obstacles, time_step, executor);
+    }
+
+    /// [`compute`](Self::compute) in `space`, which may wrap: there each neighbour is seen at
+    /// its nearest image.
+    pub fn compute_in(
+        &mut self,
+        space: Option<&Space>,
+        agents: &[CrowdAgent],
+        obstacles: &[impl Borrow<Shape> + Sync],
+        time_step: f32,
+        executor: &impl Executor,
+    ) {
+        // Cells of half the longest reach: a query visits at most two rings around its own
+        // cell, nearest first, and skips those beyond its nearest neighbours so far.
         let cell_size = agents
             .iter()
             .filter(|agent| agent.params.is_valid())
             .map(|agent| agent.params.reach())
-            .fold(0.0_f32, f32::max);
+            .fold(0.0_f32, f32::max)
+            / 2.0;
         self.cells.build(
             cell_size,
             agents.iter().enumerate().map(|(index, agent)| {
@@ -77,8 +96,9 @@ impl OrcaCrowd {
                     };
                     (params.radius, params.share(preferred, agent.max_speed))
                 } else {
-                    // Checked by each neighbour: its own size and half and half.
-                    (f32::NAN, f32::NAN)
+                    // Each neighbour sees its own size (a radius that is not a number) and takes
+                    // the whole avoidance.
+                    (f32::NAN, 0.0)
                 };
                 (
                     agent.position,
@@ -93,8 +113,11 @@ impl OrcaCrowd {
             }),
         );
 
-        let chunk_len = chunk_len_for(agents.len(), executor.threads());
-        let chunk_count = agents.len().div_ceil(chunk_len);
+        // Agents are worked out in the grid's order, so those of a chunk query the same few
+        // cells (warm in the cache); each result goes back to its agent's index after.
+        let order = self.cells.entries();
+        let chunk_len = chunk_len_for(order.len(), executor.threads());
+        let chunk_count = order.len().div_ceil(chunk_len);
         self.chunks.resize_with(chunk_count, Chunk::default);
         let cells = &self.cells;
         executor.for_each_chunk(&mut self.chunks, 1, |index, chunk| {
@@ -103,36 +126,28 @@ impl OrcaCrowd {
                 velocities,
             } = &mut chunk[0];
             let first = index * chunk_len;
-            let end = (first + chunk_len).min(agents.len());
+            let end = (first + chunk_len).min(order.len());
             velocities.clear();
-            for (id, agent) in agents[first..end].iter().enumerate() {
-                let id = first + id;
-                let me = OrcaAgent {
-                    position: agent.position,
-                    velocity: agent.velocity,
-                    preferred_velocity: agent.preferred_velocity,
-                    max_speed: agent.max_speed,
-                    id: id as u64,
-                };
-                let reach = if agent.params.is_valid() {
-                    agent.params.reach()
-                } else {
-                    0.0
-                };
-                let velocity = orca_velocity_offered(
-                    &me,
-                    |nearest| cells.around(agent.position, reach, |n| nearest.offer(*n)),
-                    obstacles.iter().map(Borrow::borrow),
-                    &agent.params,
-                    time_step,
-                    scratch,
-                );
-                velocities.push(velocity);
+            for entry in &order[first..end] {
+                let id = entry.id as usize;
+                let velocity =
+                    agent_velocity(space, cells, agents, id, obstacles, time_step, scratch);
+                velocities.push((id as u32, velocity));
             }
         });
+        // NaN marks an agent left out of the grid (its position is not finite).
         self.velocities.clear();
+        self.velocities.resize(agents.len(), Vector::NAN);
         for chunk in &self.chunks {
-            self.velocities.extend_from_slice(&chunk.velocities);
+            for &(id, velocity) in &chunk.velocities {
+                self.velocities[id as usize] = velocity;
+            }
+        }
+        let scratch = &mut self.scratch;
+        for (id, velocity) in self.velocities.iter_mut().enumerate() {
+            if velocity.is_nan() {
+                *velocity = agent_velocity(space, cells, agents, id, obstacles, time_step, scratch);
+            }
         }
     }
 
@@ -180,4 +195,57 @@ impl OrcaCrowd {
             }
         }
     }
+}
+
+/// Agent `id`'s ORCA velocity among the others in `cells` (seen across the seams of a wrapping
+/// `space`).
+fn agent_velocity(
+    space: Option<&Space>,
+    cells: &Cells<OrcaNeighbour>,
+    agents: &[CrowdAgent],
+    id: usize,
+    obstacles: &[impl Borrow<Shape>],
+    time_step: f32,
+    scratch: &mut OrcaScratch,
+) -> Vector {
+    let agent = &agents[id];
+    let me = OrcaAgent {
+        position: agent.position,
+        velocity: agent.velocity,
+        preferred_velocity: agent.preferred_velocity,
+        max_speed: agent.max_speed,
+        id: id as u64,
+    };
+    let reach = if agent.params.is_valid() {
+        agent.params.reach()
+    } else {
+        0.0
+    };
+    orca_velocity_offered(
+        &me,
+        |nearest| match space.filter(|space| space.periodic) {
+            None => cells.nearest_first(agent.position, reach, |n| {
+                nearest.offer(*n);
+                nearest.range_squared()
+            }),
+            Some(space) => {
+                let mut images = [Vector::ZERO; MAX_IMAGES];
+                let count = space.query_images(agent.position, reach, &mut images);
+                for image in &images[..count] {
+                    // Each neighbour at its nearest image, as the index's queries see it.
+                    cells.nearest_first(*image, reach, |n| {
+                        nearest.offer(OrcaNeighbour {
+                            position: agent.position + space.delta(agent.position, n.position),
+                            ..*n
+                        });
+                        nearest.range_squared()
+                    });
+                }
+            }
+        },
+        obstacles.iter().map(Borrow::borrow),
+        &agent.params,
+        time_step,
+        scratch,
+    )
 }

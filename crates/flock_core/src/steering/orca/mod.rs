@@ -451,18 +451,23 @@ impl<'a> NearestSet<'a> {
         }
     }
 
+    /// The squared distance a neighbour must be nearer than to come in now.
+    #[inline]
+    pub(super) fn range_squared(&self) -> f32 {
+        self.range_squared
+    }
+
     /// Takes `neighbour` in if it is among the nearest so far; skips the agent itself and
     /// neighbours whose position or velocity is not finite.
     #[inline]
     pub(super) fn offer(&mut self, neighbour: OrcaNeighbour) {
-        if neighbour.id == self.id
-            || !(neighbour.position.is_finite() && neighbour.velocity.is_finite())
-        {
-            return;
-        }
         let distance_squared = (self.position - neighbour.position).length_squared();
         // Not finite for positions too far apart to subtract: skipped as out of range.
-        if distance_squared.is_nan() || distance_squared >= self.range_squared {
+        if distance_squared.is_nan()
+            || distance_squared >= self.range_squared
+            || neighbour.id == self.id
+            || !(neighbour.position.is_finite() && neighbour.velocity.is_finite())
+        {
             return;
         }
         let nearest = &mut *self.nearest;
@@ -470,7 +475,14 @@ impl<'a> NearestSet<'a> {
             (*other_distance, other.id) < (distance_squared, neighbour.id)
         };
         let slot = nearest.partition_point(before);
-        if slot >= self.capacity {
+        // A candidate offered twice (found through two images of a wrapping world) comes in
+        // once: at the same distance, it would sit right before its slot.
+        if slot >= self.capacity
+            || (slot > 0 && nearest[slot - 1].1.id == neighbour.id)
+            || nearest
+                .get(slot)
+                .is_some_and(|(_, other)| other.id == neighbour.id)
+        {
             return;
         }
         if nearest.len() == self.capacity {
