@@ -144,7 +144,13 @@ pub(crate) fn avoid_agents(
             .iter()
             .map(|(transform, obstacle)| obstacle.at(transform)),
     );
-    crowd.compute_in(Some(&space), agents, shapes, dt, &compute_pool());
+    crowd.compute_in(
+        Some(&space),
+        agents.as_slice(),
+        shapes.as_slice(),
+        dt,
+        &compute_pool(),
+    );
 
     for (&(entity, valid), new_velocity) in order.iter().zip(crowd.new_velocities()) {
         if !valid {
