@@ -13,7 +13,11 @@
 //! [`OrcaParams::rvo2`] gives RVO2's exact behaviour (the test `tests/rvo2.rs` runs scenarios
 //! through RVO2's own library and compares the velocities); the defaults differ from it in two
 //! documented ways: a [`clearance`](OrcaParams::clearance) between outlines, and agents at rest
-//! taking a smaller share ([`yield_at_rest`](OrcaParams::yield_at_rest)).
+//! taking a smaller share ([`yield_at_rest`](OrcaParams::yield_at_rest)). Static obstacles are
+//! not RVO2's linked polygons: each [`Shape`] gives one half-plane per nearest point (per edge
+//! of a polygon), a linearisation that errs on the safe side at corners, without RVO2's legs
+//! and pruning. In 3D the program is RVO2-3D's shape (a ball cut by half-spaces), checked here
+//! against brute force only.
 //!
 //! Neighbours are RVO2's: the nearest [`max_neighbours`](OrcaParams::max_neighbours) within the
 //! neighbour distance, nearest first, ties by id (RVO2 breaks ties by its k-d tree's order), so
