@@ -28,11 +28,11 @@ pub struct ContactPass {
 }
 
 impl Default for ContactPass {
-    /// A hundred sweeps at most (a crowd pressed into a jam needs tens), a tolerance of 1e-4
-    /// world units.
+    /// A thousand sweeps at most (a crowd of a thousand pressed into a jam needs hundreds; the
+    /// pass stops as soon as no pair overlaps), a tolerance of 1e-4 world units.
     fn default() -> Self {
         Self {
-            iterations: 100,
+            iterations: 1000,
             tolerance: 1e-4,
         }
     }
