@@ -71,6 +71,7 @@ pub(crate) fn avoid_agents(
     mut reported: Local<ReportedOnce>,
     mut capped: Local<ReportedOnce>,
     mut buffers: Local<OrcaBuffers>,
+    with_orca: Query<(), With<Orca>>,
     mut boids: Query<(
         Entity,
         &Transform,
@@ -81,7 +82,7 @@ pub(crate) fn avoid_agents(
     )>,
 ) {
     let dt = time.delta_secs();
-    if dt.is_nan() || dt <= 0.0 {
+    if dt.is_nan() || dt <= 0.0 || with_orca.is_empty() {
         return;
     }
     let config = &settings.0.config;
