@@ -148,6 +148,7 @@ impl<T: Copy> Cells<T> {
             .unwrap_or(0)
             .clamp(0, MAX_RINGS);
         let mut range_squared = reach * reach;
+        let hashed = matches!(self.layout, Layout::Hashed { .. });
         let mut visited = [usize::MAX; MAX_CELLS];
         let mut visited_count = 0;
         for ring in 0..=rings {
@@ -172,12 +173,16 @@ impl<T: Copy> Cells<T> {
                         let Some(bucket) = self.bucket(key) else {
                             continue;
                         };
-                        if visited[..visited_count].contains(&bucket) {
-                            continue;
-                        }
-                        if visited_count < MAX_CELLS {
-                            visited[visited_count] = bucket;
-                            visited_count += 1;
+                        // Hashed cells may share a bucket: each bucket once. (Dense cells
+                        // have their own.)
+                        if hashed {
+                            if visited[..visited_count].contains(&bucket) {
+                                continue;
+                            }
+                            if visited_count < MAX_CELLS {
+                                visited[visited_count] = bucket;
+                                visited_count += 1;
+                            }
                         }
                         let (start, end) = (self.starts[bucket], self.starts[bucket + 1]);
                         for value in &self.entries[start as usize..end as usize] {
