@@ -1,8 +1,6 @@
-//! `flock crowd-bench`: steps per second of the kernel's ORCA crowd step alone (`OrcaCrowd`, as
-//! `tools/orca_vs_rvo2.py` times RVO2's `doStep` beside it), and of `App::update()` with every
-//! boid avoiding the others by ORCA (`Orca`), against the same flock with unaligned collision
-//! avoidance (`AvoidCollisions`), and with that avoidance time-sliced (`TimeSlicing`), in one
-//! run.
+//! `flock crowd-bench`: steps per second of `App::update()` with every boid avoiding the others
+//! by ORCA (`Orca`), against the same flock with unaligned collision avoidance
+//! (`AvoidCollisions`), and with that avoidance time-sliced (`TimeSlicing`), in one run.
 
 use clap::Args;
 
@@ -36,9 +34,6 @@ pub struct CrowdBenchArgs {
     /// with no focus, so every boid is sliced).
     #[arg(long, default_value_t = 4)]
     slicing: u32,
-    /// Only the kernel's ORCA crowd step (no `App`), as the RVO2 comparison times it.
-    #[arg(long)]
-    kernel_only: bool,
 }
 
 /// Runs `flock crowd-bench`: one table row per dimension and size.
@@ -55,41 +50,19 @@ pub fn run(args: &CrowdBenchArgs) -> Result<(), String> {
     }
     let every = args.slicing;
     let threads = bevy::tasks::available_parallelism();
-    // The pool the apps use too.
-    let pool = bevy::tasks::ComputeTaskPool::get_or_init(|| {
-        bevy::tasks::TaskPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-    });
     println!(
-        "ORCA's kernel step (OrcaCrowd) and App::update() on {threads} threads, medians of {} \
-         steps",
+        "App::update() on {threads} threads, medians of {} updates",
         args.samples
     );
-    if args.kernel_only {
-        println!("| dims | agents | OrcaCrowd steps/s |");
-        println!("|---|---|---|");
-    } else {
-        println!(
-            "| dims | boids | OrcaCrowd steps/s | ORCA App::update()/s | AvoidCollisions \
-             App::update()/s | ratio | AvoidCollisions, 1 step in {every}, App::update()/s |"
-        );
-        println!("|---|---|---|---|---|---|---|");
-    }
+    println!(
+        "| dims | boids | ORCA steps/s | AvoidCollisions steps/s | ratio | AvoidCollisions, 1 \
+         step in {every}, steps/s |"
+    );
+    println!("|---|---|---|---|---|---|");
     for &dims in &args.dims {
         for &count in &args.counts {
-            let (warmup, samples) = (args.warmup, args.samples);
-            let kernel = if dims == 3 {
-                crate::dim3::crowd_bench::measure_kernel(pool, count, warmup, samples)
-            } else {
-                crate::dim2::crowd_bench::measure_kernel(pool, count, warmup, samples)
-            }
-            .as_secs_f64();
-            if args.kernel_only {
-                println!("| {dims} | {count} | {:.1} |", 1.0 / kernel);
-                continue;
-            }
             let measure = |avoidance, every| {
+                let (warmup, samples) = (args.warmup, args.samples);
                 if dims == 3 {
                     crate::dim3::crowd_bench::measure(count, avoidance, every, warmup, samples)
                 } else {
@@ -100,8 +73,7 @@ pub fn run(args: &CrowdBenchArgs) -> Result<(), String> {
             let reynolds = measure(Avoidance::AvoidCollisions, 1).as_secs_f64();
             let sliced = measure(Avoidance::AvoidCollisions, every).as_secs_f64();
             println!(
-                "| {dims} | {count} | {:.1} | {:.1} | {:.1} | {:.2} | {:.1} |",
-                1.0 / kernel,
+                "| {dims} | {count} | {:.1} | {:.1} | {:.2} | {:.1} |",
                 1.0 / orca,
                 1.0 / reynolds,
                 orca / reynolds,
