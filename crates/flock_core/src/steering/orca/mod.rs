@@ -79,8 +79,15 @@ pub struct OrcaParams {
     /// Whether an agent's weight falls as its preferred speed goes to zero (see
     /// [`share`](Self::share)): an agent that has arrived lets the others go round it rather
     /// than being pushed off its goal. RVO2 has no such rule (every pair shares half and half):
-    /// `false` is RVO2's.
+    /// `false` is RVO2's. Missing from serialized parameters, it is the default, `true`.
+    #[cfg_attr(feature = "serde", serde(default = "yield_at_rest_by_default"))]
     pub yield_at_rest: bool,
+}
+
+/// [`OrcaParams::yield_at_rest`] where serialized parameters leave it out.
+#[cfg(feature = "serde")]
+fn yield_at_rest_by_default() -> bool {
+    true
 }
 
 impl Default for OrcaParams {
