@@ -61,6 +61,7 @@ fn setup(mut commands: Commands, count: usize) {
             max_neighbours: 10,
             clearance: 0.5,
             responsibility: 0.5,
+            yield_at_rest: true,
         },
     };
     for i in 0..count {

@@ -13,10 +13,13 @@ use crate::behaviours::{SteererQuery, vehicle};
 use crate::clock::FlockClock;
 use crate::dimension::position_of;
 
-/// Level of detail in time for the costly behaviours (collision prediction, reciprocal
-/// avoidance, context maps): a boid within `full_rate_radius` of a [`SlicingFocus`] works them
-/// out every step; any other boid only on one step in `every`, keeping the force it found in
-/// between. Boids take their turns spread over the `every` steps (by entity index), so each
+/// Level of detail in time for collision prediction
+/// ([`AvoidCollisions`](crate::prelude::AvoidCollisions)): a boid within `full_rate_radius` of a
+/// [`SlicingFocus`] works it out every step; any other boid only on one step in `every`,
+/// keeping the force it found in between. [`Orca`](crate::prelude::Orca) is not sliced: its
+/// promise (no collision while the programs are feasible) holds only for a velocity chosen from
+/// this step's neighbours, so every boid solves every step, in parallel; context maps are not
+/// sliced either. Boids take their turns spread over the `every` steps (by entity index), so each
 /// step does about `1 / every` of the far boids' work. With no focus in the world, every boid is
 /// far: slicing by share of the flock.
 ///

@@ -9,7 +9,8 @@ use crate::bench::{parse_boid_count, parse_dims};
 /// How the agents avoid each other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Method {
-    /// Optimal reciprocal collision avoidance (`flock_core::steering::orca_velocity`).
+    /// Optimal reciprocal collision avoidance as RVO2 computes it
+    /// (`flock_core::steering::OrcaCrowd` with `OrcaParams::rvo2`).
     Orca,
     /// Reynolds' unaligned collision avoidance (`flock_core::steering::avoid_collisions`) added
     /// to the walk towards the goal.
@@ -19,7 +20,9 @@ pub enum Method {
     Separation,
 }
 
-/// Options of `flock crowd-circle`. The defaults are RVO2's Circle example.
+/// Options of `flock crowd-circle`. The defaults are RVO2's Circle example, like for like: its
+/// agents, and its preferred velocity (the vector to the goal, at most 1 long). The faster
+/// variant, agents preferring their maximum speed, is `--preferred-speed 2`.
 #[derive(Args, Debug, Clone)]
 pub struct CircleArgs {
     /// 2 (the default) or 3 (the 3D kernel; agents on the same circle, or on a sphere with
@@ -47,8 +50,9 @@ pub struct CircleArgs {
     /// The maximum speed.
     #[arg(long, default_value_t = 2.0)]
     pub max_speed: f32,
-    /// The speed each agent prefers towards its goal (at most the maximum speed).
-    #[arg(long, default_value_t = 2.0)]
+    /// The speed each agent prefers towards its goal (at most the maximum speed); RVO2's Circle
+    /// example normalises the vector to the goal, a speed of 1.
+    #[arg(long, default_value_t = 1.0)]
     pub preferred_speed: f32,
     /// ORCA: neighbours farther than this are ignored.
     #[arg(long, default_value_t = 15.0)]
@@ -62,8 +66,12 @@ pub struct CircleArgs {
     /// ORCA: extra distance kept between two agents' outlines (0 is the paper's).
     #[arg(long, default_value_t = 0.0)]
     pub clearance: f32,
+    /// ORCA: after each step, part the agents that still overlap (`ContactPass`): no two
+    /// bodies overlap by more than 1e-3 after any step. Off is RVO2's own.
+    #[arg(long)]
+    pub contact_pass: bool,
     /// Give up after this many simulated seconds.
-    #[arg(long, default_value_t = 2000.0)]
+    #[arg(long, default_value_t = 4000.0)]
     pub max_time: f32,
 }
 
@@ -147,9 +155,19 @@ pub fn report(args: &CircleArgs, outcome: &CircleOutcome) -> String {
     };
     let contact = 2.0 * args.radius;
     let overlap = ((contact - outcome.closest) / contact).max(0.0) * 100.0;
+    let contact = if args.method == Method::Orca && args.contact_pass {
+        " with the contact pass"
+    } else {
+        ""
+    };
     format!(
-        "{method} ({}D, {} agents): {arrival}, {} steps, closest centres {:.3} ({overlap:.1} % \
-         overlap of the radii)",
-        args.dims, args.count, outcome.steps, outcome.closest
+        "{method}{contact} ({}D, {} agents on a circle of {}, preferred speed {}): {arrival}, {} \
+         steps, closest centres {:.3} ({overlap:.1} % overlap of the radii)",
+        args.dims,
+        args.count,
+        args.circle_radius,
+        args.preferred_speed,
+        outcome.steps,
+        outcome.closest
     )
 }

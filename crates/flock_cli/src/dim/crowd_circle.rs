@@ -1,10 +1,12 @@
-//! `flock crowd-circle`'s run in this module's dimension. Neighbours by brute force: every
-//! agent looks at every other each step.
+//! `flock crowd-circle`'s run in this module's dimension. ORCA steps the crowd as RVO2's
+//! `doStep` does (`OrcaCrowd`, neighbours from its grid, on two threads); the Reynolds methods
+//! find neighbours by brute force.
 
 use super::kernel::Vector;
+use super::kernel::parallel::ScopedThreads;
 use super::kernel::steering::{
-    CollisionParams, OrcaAgent, OrcaNeighbour, OrcaParams, OrcaScratch, Shape, Vehicle,
-    avoid_collisions, combine, orca_velocity,
+    CollisionParams, ContactPass, CrowdAgent, OrcaCrowd, OrcaParams, Shape, Vehicle,
+    avoid_collisions, combine,
 };
 use crate::crowd_circle::{CircleArgs, CircleOutcome, Method};
 
@@ -21,7 +23,9 @@ pub fn run(args: &CircleArgs) -> CircleOutcome {
     let mut velocities = vec![Vector::ZERO; count];
     let mut next = vec![Vector::ZERO; count];
     let mut preferred = vec![Vector::ZERO; count];
-    let mut scratch = OrcaScratch::default();
+    let mut crowd = OrcaCrowd::default();
+    let mut agents: Vec<CrowdAgent> = Vec::with_capacity(count);
+
     let max_steps = (args.max_time / args.dt).ceil() as u64;
     let mut closest = closest_pair(&positions);
     let home = |positions: &[Vector]| {
@@ -33,17 +37,24 @@ pub fn run(args: &CircleArgs) -> CircleOutcome {
         for ((wish, position), goal) in preferred.iter_mut().zip(&positions).zip(&goals) {
             *wish = (*goal - *position).clamp_length_max(args.preferred_speed.min(args.max_speed));
         }
-        for (i, new) in next.iter_mut().enumerate() {
-            *new = match args.method {
-                Method::Orca => orca(args, i, &positions, &velocities, &preferred, &mut scratch),
-                Method::AvoidCollisions | Method::Separation => {
-                    reynolds(args, i, &positions, &velocities, &preferred)
-                }
-            };
-        }
-        for ((position, velocity), new) in positions.iter_mut().zip(&mut velocities).zip(&next) {
-            *velocity = *new;
-            *position += *new * args.dt;
+        if args.method == Method::Orca {
+            orca_step(args, &mut crowd, &mut agents, &positions, &velocities, &preferred);
+            for ((position, velocity), agent) in
+                positions.iter_mut().zip(&mut velocities).zip(&agents)
+            {
+                *position = agent.position;
+                *velocity = agent.velocity;
+            }
+        } else {
+            for (i, new) in next.iter_mut().enumerate() {
+                *new = reynolds(args, i, &positions, &velocities, &preferred);
+            }
+            for ((position, velocity), new) in
+                positions.iter_mut().zip(&mut velocities).zip(&next)
+            {
+                *velocity = *new;
+                *position += *new * args.dt;
+            }
         }
         closest = closest.min(closest_pair(&positions));
         if home(&positions) == count {
@@ -84,39 +95,48 @@ fn start_positions(args: &CircleArgs) -> Vec<Vector> {
         .collect()
 }
 
-/// ORCA's velocity for agent `i`.
-fn orca(
+/// One ORCA step of the whole crowd (RVO2's agents, with `--clearance`), with the contact pass
+/// if asked for: `agents` ends with the new positions and velocities.
+fn orca_step(
     args: &CircleArgs,
-    i: usize,
+    crowd: &mut OrcaCrowd,
+    agents: &mut Vec<CrowdAgent>,
     positions: &[Vector],
     velocities: &[Vector],
     preferred: &[Vector],
-    scratch: &mut OrcaScratch,
-) -> Vector {
+) {
     let params = OrcaParams {
-        radius: args.radius,
-        time_horizon: args.time_horizon,
-        obstacle_time_horizon: args.time_horizon,
-        neighbour_distance: args.neighbour_distance,
-        max_neighbours: args.max_neighbours,
         clearance: args.clearance,
-        responsibility: 0.5,
+        ..OrcaParams::rvo2(
+            args.neighbour_distance,
+            args.max_neighbours,
+            args.time_horizon,
+            args.time_horizon,
+            args.radius,
+        )
     };
-    let me = OrcaAgent {
-        position: positions[i],
-        velocity: velocities[i],
-        preferred_velocity: preferred[i],
-        max_speed: args.max_speed,
-        id: i as u64,
-    };
-    let others = (0..positions.len()).map(|j| OrcaNeighbour {
-        position: positions[j],
-        velocity: velocities[j],
-        radius: args.radius,
-        share: params.share(preferred[j], args.max_speed),
-        id: j as u64,
-    });
-    orca_velocity(&me, others, [] as [Shape; 0], &params, args.dt, scratch)
+    agents.clear();
+    agents.extend(
+        positions
+            .iter()
+            .zip(velocities)
+            .zip(preferred)
+            .map(|((&position, &velocity), &preferred_velocity)| CrowdAgent {
+                position,
+                velocity,
+                preferred_velocity,
+                max_speed: args.max_speed,
+                params,
+            }),
+    );
+    let contact = args.contact_pass.then(ContactPass::default);
+    crowd.step(
+        agents,
+        &[] as &[Shape],
+        args.dt,
+        contact.as_ref(),
+        &ScopedThreads(2),
+    );
 }
 
 /// The walk to the goal plus Reynolds' unaligned collision avoidance or separation, weighted
@@ -182,13 +202,18 @@ fn separation(
     }
 }
 
-/// The distance between the two closest centres.
+/// The distance between the two closest centres (a sweep along x).
 fn closest_pair(positions: &[Vector]) -> f32 {
+    let mut sorted = positions.to_vec();
+    sorted.sort_by(|a, b| a.x.total_cmp(&b.x));
     let mut closest = f32::MAX;
-    for (i, a) in positions.iter().enumerate() {
-        for b in &positions[i + 1..] {
-            closest = closest.min(a.distance_squared(*b));
+    for (i, a) in sorted.iter().enumerate() {
+        for b in &sorted[i + 1..] {
+            if b.x - a.x >= closest {
+                break;
+            }
+            closest = closest.min(a.distance(*b));
         }
     }
-    closest.sqrt()
+    closest
 }

@@ -48,8 +48,8 @@ pub use leader::{Leader, LeaderFollowParams, follow_leader, in_leader_way};
 pub use obstacles::{Rotation, Shape, avoid_obstacles, dodge, escape};
 pub use offset_pursuit::{Frame, arrive_moving, offset_pursue};
 pub use orca::{
-    HalfSpace, OrcaAgent, OrcaNeighbour, OrcaParams, OrcaScratch, STILL_SHARE,
-    STILL_SPEED_FRACTION, orca_velocity,
+    ContactPass, ContactScratch, CrowdAgent, HalfSpace, OrcaAgent, OrcaCrowd, OrcaNeighbour,
+    OrcaParams, OrcaScratch, STILL_SHARE, STILL_SPEED_FRACTION, orca_velocity,
 };
 pub use path::{PathDirection, PathError, PathFollowParams, PathProjection, Polyline, follow_path};
 #[cfg(not(flock_3d))]

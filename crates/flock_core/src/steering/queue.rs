@@ -80,8 +80,9 @@ const STEP_ASIDE_SPEED_SHARE: f32 = 0.5;
 
 /// The force of queueing for `door`, with `others` (positions and velocities of the vehicles
 /// around, the vehicle itself not among them): seek the door at full speed, slowed for the
-/// nearest vehicle ahead in the lane towards the door (within `params.lane_half_width` of the
-/// line to it) from full speed at `look_ahead` to a stop at `stop_distance`. A vehicle that
+/// nearest slower vehicle ahead in the lane towards the door (within `params.lane_half_width`
+/// of the line to it, moving to the door at less than this vehicle's maximum speed) from full
+/// speed at `look_ahead` to a stop at `stop_distance`. A vehicle that
 /// moves at under a quarter of its speed for that reason is blocked; blocked for longer than
 /// `patience` (counted in `state` over steps of `dt` seconds) it also steps sideways at half
 /// its speed, away from the one ahead (to its left when that one is dead ahead), until the
@@ -109,12 +110,21 @@ pub fn queue(
     };
     let nearest_ahead = others
         .into_iter()
-        .filter_map(|(position, _)| {
+        .filter_map(|(position, velocity)| {
             let offset = position - vehicle.position;
             let gap = offset.dot(way);
             let aside = offset - way * gap;
             let in_lane = aside.length_squared() < params.lane_half_width.powi(2);
-            (gap > 0.0 && gap < params.look_ahead && in_lane).then_some((gap, aside))
+            // Reynolds brakes only for a slower vehicle ahead: one already moving to the door
+            // at this one's full speed (or faster) keeps its distance by itself. A velocity
+            // that is not finite counts as standing.
+            let speed_ahead = if velocity.is_finite() {
+                velocity.dot(way)
+            } else {
+                0.0
+            };
+            let slower = speed_ahead < vehicle.max_speed;
+            (gap > 0.0 && gap < params.look_ahead && in_lane && slower).then_some((gap, aside))
         })
         .min_by(|a, b| a.0.total_cmp(&b.0));
     let share = nearest_ahead.map_or(1.0, |(gap, _)| {
@@ -140,6 +150,30 @@ mod tests {
     use super::*;
     use crate::math::planar;
     use crate::steering::test_support::vehicle;
+
+    #[test]
+    fn a_vehicle_brakes_only_for_a_slower_one_ahead() {
+        let me = vehicle(Vector::ZERO, planar(2.0, 0.0));
+        let door = planar(100.0, 0.0);
+        let params = QueueParams::default();
+        let ahead = planar(3.0, 0.0);
+        let force = |velocity: Vector| {
+            let mut state = QueueState::default();
+            queue(&me, door, [(ahead, velocity)], &params, &mut state, 0.1)
+        };
+        // Ahead at full speed to the door, or faster: no braking.
+        assert_eq!(force(planar(me.max_speed, 0.0)), Vector::ZERO);
+        assert_eq!(force(planar(me.max_speed * 1.5, 0.3)), Vector::ZERO);
+        // Ahead and slower (standing, or coming back, or broken): braking.
+        for slower in [
+            planar(1.0, 0.0),
+            Vector::ZERO,
+            planar(-1.0, 0.0),
+            Vector::NAN,
+        ] {
+            assert!(force(slower).x < -1.0, "{slower}: {}", force(slower));
+        }
+    }
 
     #[test]
     fn a_vehicle_brakes_for_the_one_ahead_in_its_lane_only() {

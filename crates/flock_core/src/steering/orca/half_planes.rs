@@ -40,8 +40,9 @@ pub(super) fn agent_constraint(
     let distance_squared = offset.length_squared();
     let radius_squared = combined_radius * combined_radius;
     let (change, normal) = if distance_squared > radius_squared {
-        // From the cut-off disc's centre to the relative velocity.
-        let from_centre = relative_velocity - offset / horizon;
+        // From the cut-off disc's centre to the relative velocity (through the inverse, as
+        // RVO2 computes it, for the same rounding).
+        let from_centre = relative_velocity - offset * horizon.recip();
         let along_axis = from_centre.dot(offset);
         if along_axis < 0.0
             && along_axis * along_axis > radius_squared * from_centre.length_squared()
@@ -49,14 +50,23 @@ pub(super) fn agent_constraint(
             // Nearest the cut-off disc: push out of it radially.
             let length = from_centre.length();
             let normal = from_centre / length;
-            (normal * (combined_radius / horizon - length), normal)
+            (
+                normal * (combined_radius * horizon.recip() - length),
+                normal,
+            )
         } else {
-            nearest_leg(offset, relative_velocity, combined_radius, distance_squared)
+            nearest_leg(
+                offset,
+                relative_velocity,
+                from_centre,
+                combined_radius,
+                distance_squared,
+            )
         }
     } else {
         // Already overlapping: the obstacle for one step, whose disc holds the relative velocity
         // the agents must leave.
-        let from_centre = relative_velocity - offset / time_step;
+        let from_centre = relative_velocity - offset * time_step.recip();
         let length = from_centre.length();
         let normal = if length > NO_DIRECTION {
             from_centre / length
@@ -67,7 +77,10 @@ pub(super) fn agent_constraint(
             // own way.
             first_axis() * tie_break
         };
-        (normal * (combined_radius / time_step - length), normal)
+        (
+            normal * (combined_radius * time_step.recip() - length),
+            normal,
+        )
     };
     HalfSpace {
         point: velocity + change * share,
@@ -75,58 +88,20 @@ pub(super) fn agent_constraint(
     }
 }
 
-/// The constraint that keeps a pair from closing in by more than their gap within one
-/// `time_step`, if the neighbour keeps to its own part: the agent's speed towards the neighbour
-/// may change by its `share` of the difference between the gap per step and the speed the two
-/// close in at now (`relative_velocity` is the agent's velocity minus the neighbour's). Both
-/// keeping to theirs, they close in at most at gap / time step, so at the step's end their
-/// centres are still `combined_radius` apart (straight-line motion only moves them apart further
-/// sideways). A pair already overlapping may not close in further. A conservative, linear form
-/// of ORCA's constraint for a horizon of one step. `None` for a neighbour on the agent's very
-/// point (no direction).
-pub(super) fn step_constraint(
-    velocity: Vector,
-    offset: Vector,
-    relative_velocity: Vector,
-    combined_radius: f32,
-    time_step: f32,
-    share: f32,
-) -> Option<HalfSpace> {
-    let distance = offset.length();
-    if distance.is_nan() || distance <= NO_DIRECTION {
-        return None;
-    }
-    let towards = offset / distance;
-    let allowed = (distance - combined_radius) / time_step;
-    let closing = relative_velocity.dot(towards);
-    let constraint = HalfSpace {
-        point: velocity + towards * (share * (allowed - closing)),
-        normal: -towards,
-    };
-    (constraint.point.is_finite() && constraint.normal.is_finite()).then_some(constraint)
-}
-
 /// The change to the nearest point of the velocity obstacle's cone (its legs in 2D, its mantle
 /// in 3D) and the outward normal there. The cone's half-angle has sine
 /// `combined_radius / distance`; the nearest side is in the plane of the axis and the relative
-/// velocity.
+/// velocity (`from_centre` is the relative velocity less the cut-off disc's centre).
 fn nearest_leg(
     offset: Vector,
     relative_velocity: Vector,
+    from_centre: Vector,
     combined_radius: f32,
     distance_squared: f32,
 ) -> (Vector, Vector) {
     let distance = distance_squared.sqrt();
     let axis = offset / distance;
-    let across = relative_velocity - axis * relative_velocity.dot(axis);
-    let across_length = across.length();
-    let side = if across_length > NO_DIRECTION * relative_velocity.length().max(1.0) {
-        across / across_length
-    } else {
-        // Straight at the neighbour: a side fixed by the axis, the opposite one for the
-        // neighbour (whose axis is the opposite), so the two pass each other on the same hand.
-        side_of(axis)
-    };
+    let side = leg_side(axis, offset, relative_velocity, from_centre);
     let sine = combined_radius / distance;
     let cosine = (distance_squared - combined_radius * combined_radius).sqrt() / distance;
     let leg = axis * cosine + side * sine;
@@ -134,12 +109,41 @@ fn nearest_leg(
     (leg * relative_velocity.dot(leg) - relative_velocity, normal)
 }
 
-/// A unit vector across `axis` that turns to its opposite for the opposite axis.
-fn side_of(axis: Vector) -> Vector {
-    #[cfg(not(flock_3d))]
-    return axis.perp();
-    #[cfg(flock_3d)]
-    {
+/// The unit vector across the cone's `axis` towards the leg nearest the relative velocity.
+///
+/// In 2D, RVO2's choice: the left leg when the cut-off disc's centre-to-velocity vector lies to
+/// the left of the offset, else the right one (also straight at the neighbour, so the two of a
+/// pair pass each other on the same hand).
+#[cfg(not(flock_3d))]
+fn leg_side(
+    axis: Vector,
+    offset: Vector,
+    _relative_velocity: Vector,
+    from_centre: Vector,
+) -> Vector {
+    if offset.perp_dot(from_centre) > 0.0 {
+        axis.perp()
+    } else {
+        -axis.perp()
+    }
+}
+
+/// The unit vector across the cone's `axis` towards the side nearest the relative velocity:
+/// the relative velocity's part across the axis, or, straight at the neighbour, a side fixed by
+/// the axis that turns to its opposite for the opposite axis, so the two of a pair pass each
+/// other on the same hand.
+#[cfg(flock_3d)]
+fn leg_side(
+    axis: Vector,
+    _offset: Vector,
+    relative_velocity: Vector,
+    _from_centre: Vector,
+) -> Vector {
+    let across = relative_velocity - axis * relative_velocity.dot(axis);
+    let across_length = across.length();
+    if across_length > NO_DIRECTION * relative_velocity.length().max(1.0) {
+        across / across_length
+    } else {
         // Across the coordinate axis least aligned with `axis` (the same for its opposite), so
         // the cross product flips with it.
         let magnitudes = axis.abs();

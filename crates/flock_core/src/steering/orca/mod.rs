@@ -4,15 +4,30 @@
 //! neighbour takes its share of every avoidance. Two agents that both follow it never collide
 //! while their programs are feasible.
 //!
-//! For each neighbour the agent builds one half-plane (half-space in 3D) of allowed velocities
+//! The algorithm is RVO2's (`Agent::computeNewVelocity`, the authors' library): for each
+//! neighbour the agent builds one half-plane (half-space in 3D) of allowed velocities
 //! (`half_planes.rs`), for each static obstacle near enough one more, and solves a small linear
 //! program over them within its maximum speed (`program.rs`, and `program_3d.rs` in 3D). When
-//! the constraints leave no velocity (a dense crowd), the paper's fallback keeps the obstacles'
-//! constraints and minimises the largest violation of the neighbours'.
+//! the constraints leave no velocity (a dense crowd), RVO2's fallback (`linearProgram3`) keeps
+//! the obstacles' constraints and minimises the largest violation of the neighbours'.
+//! [`OrcaParams::rvo2`] gives RVO2's exact behaviour (the test `tests/rvo2.rs` runs scenarios
+//! through RVO2's own library and compares the velocities); the defaults differ from it in two
+//! documented ways: a [`clearance`](OrcaParams::clearance) between outlines, and agents at rest
+//! taking a smaller share ([`yield_at_rest`](OrcaParams::yield_at_rest)). Static obstacles are
+//! not RVO2's linked polygons: each [`Shape`] gives one half-plane per nearest point (per edge
+//! of a polygon), a linearisation that errs on the safe side at corners, without RVO2's legs
+//! and pruning. In 3D the program is RVO2-3D's shape (a ball cut by half-spaces), checked here
+//! against brute force only.
 //!
-//! Everything is deterministic: neighbours are taken nearest first (ties by id), so the result
-//! does not depend on the order they are given in, and nothing is random.
+//! Neighbours are RVO2's: the nearest [`max_neighbours`](OrcaParams::max_neighbours) within the
+//! neighbour distance, nearest first, ties by id (RVO2 breaks ties by its k-d tree's order), so
+//! the result does not depend on the order candidates are given in, and nothing is random.
+//! [`crowd`](OrcaCrowd) steps a whole crowd as RVO2's `doStep` does, in parallel chunks, with
+//! an optional [contact pass](ContactPass) after it.
 
+mod cells;
+mod contact;
+mod crowd;
 mod half_planes;
 mod program;
 #[cfg(flock_3d)]
@@ -20,11 +35,13 @@ mod program_3d;
 
 use std::borrow::Borrow;
 
+pub use contact::{ContactPass, ContactScratch};
+pub use crowd::{CrowdAgent, OrcaCrowd};
 pub use program::HalfSpace;
 
 use crate::math::Vector;
 use crate::steering::Shape;
-use half_planes::{agent_constraint, nearest_points, obstacle_constraint, step_constraint};
+use half_planes::{agent_constraint, nearest_points, obstacle_constraint};
 use program::{Goal, least_violation, solve};
 
 /// How an agent avoids others with ORCA.
@@ -40,9 +57,12 @@ pub struct OrcaParams {
     /// How far ahead it avoids static obstacles, seconds (usually shorter than for agents, so
     /// it can pass close to walls).
     pub obstacle_time_horizon: f32,
-    /// Agents whose centres are farther than this are ignored, world units.
+    /// Agents whose centres are farther than this are ignored, world units. At most
+    /// [`MAX_NEIGHBOUR_DISTANCE`](Self::MAX_NEIGHBOUR_DISTANCE) radii: beyond it the work grows
+    /// with the square of the distance and nothing is gained; larger values count as that.
     pub neighbour_distance: f32,
-    /// At most this many neighbours (the nearest) are avoided.
+    /// At most this many neighbours (the nearest) are avoided; at most
+    /// [`MAX_NEIGHBOURS`](Self::MAX_NEIGHBOURS) (larger values count as that).
     pub max_neighbours: usize,
     /// Extra distance ORCA keeps between two agents' outlines, world units (the paper's
     /// constraints use the sum of the radii plus this). Zero is the paper's own; a little more
@@ -53,14 +73,27 @@ pub struct OrcaParams {
     /// sum of both (`0.5` and `0.5`: the paper's reciprocal halves; an agent of weight `1`
     /// against one of `0.5` takes two thirds). The weight falls as the agent's preferred speed
     /// goes to zero (see [`share`](Self::share)), so an agent that has arrived or stands still
-    /// mostly lets the others go round it.
+    /// mostly lets the others go round it. Clamped to `[MIN_RESPONSIBILITY, 1]` where
+    /// shared, so a huge weight cannot overflow a pair's sum.
     pub responsibility: f32,
+    /// Whether an agent's weight falls as its preferred speed goes to zero (see
+    /// [`share`](Self::share)): an agent that has arrived lets the others go round it rather
+    /// than being pushed off its goal. RVO2 has no such rule (every pair shares half and half):
+    /// `false` is RVO2's. Missing from serialized parameters, it is the default, `true`.
+    #[cfg_attr(feature = "serde", serde(default = "yield_at_rest_by_default"))]
+    pub yield_at_rest: bool,
+}
+
+/// [`OrcaParams::yield_at_rest`] where serialized parameters leave it out.
+#[cfg(feature = "serde")]
+fn yield_at_rest_by_default() -> bool {
+    true
 }
 
 impl Default for OrcaParams {
     /// Sizes for the plugin's pixel-scale boids: a radius of 8, two seconds ahead for agents and
     /// one for obstacles, the ten nearest within 80, a clearance of a quarter of the radius, the
-    /// paper's reciprocal halves.
+    /// paper's reciprocal halves, agents at rest yielding.
     fn default() -> Self {
         Self {
             radius: 8.0,
@@ -70,6 +103,7 @@ impl Default for OrcaParams {
             max_neighbours: 10,
             clearance: 2.0,
             responsibility: 0.5,
+            yield_at_rest: true,
         }
     }
 }
@@ -83,8 +117,87 @@ pub const STILL_SPEED_FRACTION: f32 = 0.1;
 pub const STILL_SHARE: f32 = 0.1;
 
 impl OrcaParams {
-    /// Whether every number is finite, the radius, horizons and responsibility positive, the
-    /// neighbour distance and clearance not negative; invalid parameters steer nobody.
+    /// The most neighbours an agent avoids: more than RVO2's examples use (10) by far, and a
+    /// bound on each agent's program.
+    pub const MAX_NEIGHBOURS: usize = 64;
+
+    /// The farthest an agent looks for neighbours, in its own radii.
+    pub const MAX_NEIGHBOUR_DISTANCE: f32 = 100.0;
+
+    /// The least weight a valid responsibility counts as.
+    pub const MIN_RESPONSIBILITY: f32 = 1e-3;
+
+    /// RVO2's agent (`RVOSimulator::addAgent` with the same arguments): no clearance, half and
+    /// half in every pair, no yielding at rest. `time_horizon_obst` is RVO2's
+    /// `timeHorizonObst`.
+    pub fn rvo2(
+        neighbour_distance: f32,
+        max_neighbours: usize,
+        time_horizon: f32,
+        time_horizon_obst: f32,
+        radius: f32,
+    ) -> Self {
+        Self {
+            radius,
+            time_horizon,
+            obstacle_time_horizon: time_horizon_obst,
+            neighbour_distance,
+            max_neighbours,
+            clearance: 0.0,
+            responsibility: 0.5,
+            yield_at_rest: false,
+        }
+    }
+
+    /// The neighbour distance the agent uses: [`neighbour_distance`](Self::neighbour_distance)
+    /// up to [`MAX_NEIGHBOUR_DISTANCE`](Self::MAX_NEIGHBOUR_DISTANCE) radii.
+    pub fn reach(&self) -> f32 {
+        self.neighbour_distance
+            .min(Self::MAX_NEIGHBOUR_DISTANCE * self.radius)
+    }
+
+    /// The number of neighbours the agent uses: [`max_neighbours`](Self::max_neighbours) up to
+    /// [`MAX_NEIGHBOURS`](Self::MAX_NEIGHBOURS).
+    pub fn neighbour_cap(&self) -> usize {
+        self.max_neighbours.min(Self::MAX_NEIGHBOURS)
+    }
+
+    /// Why these parameters are capped, if they are: a sentence for a warning, or `None`.
+    pub fn capped(&self) -> Option<String> {
+        let mut notes = Vec::new();
+        if self.max_neighbours > Self::MAX_NEIGHBOURS {
+            notes.push(format!(
+                "max_neighbours {} counts as {}",
+                self.max_neighbours,
+                Self::MAX_NEIGHBOURS
+            ));
+        }
+        if self.neighbour_distance > self.reach() {
+            notes.push(format!(
+                "neighbour_distance {} counts as {} ({} radii)",
+                self.neighbour_distance,
+                self.reach(),
+                Self::MAX_NEIGHBOUR_DISTANCE
+            ));
+        }
+        if self.responsibility > 1.0 {
+            notes.push(format!(
+                "responsibility {} counts as 1",
+                self.responsibility
+            ));
+        }
+        (!notes.is_empty()).then(|| notes.join(", "))
+    }
+
+    /// The responsibility as shared: clamped to `[MIN_RESPONSIBILITY, 1]`.
+    fn weight(&self) -> f32 {
+        self.responsibility.clamp(Self::MIN_RESPONSIBILITY, 1.0)
+    }
+
+    /// Whether every number is finite, the radius, horizons and responsibility positive and not
+    /// subnormal (a subnormal horizon's inverse is infinite), the neighbour distance and
+    /// clearance not negative; invalid parameters steer nobody. Values above the caps are valid
+    /// (see [`capped`](Self::capped)).
     pub fn is_valid(&self) -> bool {
         let positive = [
             self.radius,
@@ -94,7 +207,7 @@ impl OrcaParams {
         ];
         positive
             .iter()
-            .all(|value| value.is_finite() && *value > 0.0)
+            .all(|value| value.is_normal() && *value > 0.0)
             && [self.neighbour_distance, self.clearance]
                 .iter()
                 .all(|value| value.is_finite() && *value >= 0.0)
@@ -103,9 +216,13 @@ impl OrcaParams {
     /// The weight an agent preferring `preferred_velocity`, with `max_speed`, brings to sharing
     /// an avoidance: [`responsibility`](Self::responsibility) while it wants to move at
     /// [`STILL_SPEED_FRACTION`] of its maximum speed or more, falling in proportion below
-    /// that to [`STILL_SHARE`] of it at rest. Pass it as a neighbour's
-    /// [`OrcaNeighbour::share`].
+    /// that to [`STILL_SHARE`] of it at rest (with [`yield_at_rest`](Self::yield_at_rest);
+    /// without, always the responsibility). The responsibility counts clamped to
+    /// `[MIN_RESPONSIBILITY, 1]`. Pass it as a neighbour's [`OrcaNeighbour::share`].
     pub fn share(&self, preferred_velocity: Vector, max_speed: f32) -> f32 {
+        if !self.yield_at_rest {
+            return self.weight();
+        }
         let speed = preferred_velocity.length();
         let moving = if max_speed > 0.0 {
             speed / (STILL_SPEED_FRACTION * max_speed)
@@ -120,7 +237,7 @@ impl OrcaParams {
         } else {
             STILL_SHARE
         };
-        self.responsibility * factor
+        self.weight() * factor
     }
 }
 
@@ -164,33 +281,28 @@ pub struct OrcaScratch {
     constraints: Vec<HalfSpace>,
     projected: Vec<HalfSpace>,
     obstacle_count: usize,
-    firm_count: usize,
 }
 
 impl OrcaScratch {
     /// The constraints of the last [`orca_velocity`] call: the static obstacles' first (see
     /// [`obstacle_constraints`](Self::obstacle_constraints)), then the neighbours', nearest
-    /// first. For drawing them, and for tests.
+    /// first (RVO2's order). For drawing them, and for tests.
     pub fn constraints(&self) -> &[HalfSpace] {
         &self.constraints
     }
 
-    /// How many of [`constraints`](Self::constraints) come from static obstacles.
+    /// How many of [`constraints`](Self::constraints) come from static obstacles: the fallback
+    /// keeps these hard.
     pub fn obstacle_constraints(&self) -> usize {
         self.obstacle_count
-    }
-
-    /// How many of [`constraints`](Self::constraints) are firm: the obstacles' and then each
-    /// neighbour's constraint for the next step, which the fallback keeps (see
-    /// [`orca_velocity`]). The rest are the neighbours' constraints for the time horizon.
-    pub fn firm_constraints(&self) -> usize {
-        self.firm_count
     }
 }
 
 /// ORCA's new velocity for `agent` among `neighbours` (candidates from a neighbour index; those
-/// beyond [`OrcaParams::neighbour_distance`], with numbers that are not finite, or with the
-/// agent's own id are skipped) and static `obstacles`, for a step of `time_step` seconds.
+/// beyond the neighbour distance, with a position or velocity that is not finite, or with the
+/// agent's own id are skipped; one with a radius that is not a finite number of zero or more
+/// counts as the agent's size, one with a share that is not finite and not negative as sharing
+/// half and half) and static `obstacles`, for a step of `time_step` seconds.
 ///
 /// The result is within `agent.max_speed` and finite. Invalid parameters or time step give the
 /// preferred velocity (limited to the maximum speed), unavoided; an agent whose own position,
@@ -198,6 +310,26 @@ impl OrcaScratch {
 pub fn orca_velocity(
     agent: &OrcaAgent,
     neighbours: impl IntoIterator<Item = OrcaNeighbour>,
+    obstacles: impl IntoIterator<Item = impl Borrow<Shape>>,
+    params: &OrcaParams,
+    time_step: f32,
+    scratch: &mut OrcaScratch,
+) -> Vector {
+    orca_velocity_offered(
+        agent,
+        |nearest| neighbours.into_iter().for_each(|n| nearest.offer(n)),
+        obstacles,
+        params,
+        time_step,
+        scratch,
+    )
+}
+
+/// [`orca_velocity`] with the candidates offered by `offer_all` one by one to the nearest set
+/// (for a neighbour index that visits rather than iterates).
+pub(super) fn orca_velocity_offered(
+    agent: &OrcaAgent,
+    offer_all: impl FnOnce(&mut NearestSet<'_>),
     obstacles: impl IntoIterator<Item = impl Borrow<Shape>>,
     params: &OrcaParams,
     time_step: f32,
@@ -211,25 +343,25 @@ pub fn orca_velocity(
     {
         return Vector::ZERO;
     }
+    // RVO2 aims at the preferred velocity as given (its projection onto a constraint's line
+    // uses it unlimited); only the velocity chosen is within the maximum speed.
     let preferred = if agent.preferred_velocity.is_finite() {
-        agent.preferred_velocity.clamp_length_max(max_speed)
+        agent.preferred_velocity
     } else {
         Vector::ZERO
     };
-    if !(params.is_valid() && time_step.is_finite() && time_step > 0.0) {
-        return preferred;
+    if !(params.is_valid() && time_step.is_normal() && time_step > 0.0) {
+        return preferred.clamp_length_max(max_speed);
     }
     let OrcaScratch {
         nearest,
         constraints,
         projected,
         obstacle_count,
-        firm_count,
     } = scratch;
     constraints.clear();
-    *obstacle_count = 0;
 
-    // Static obstacles first: the fallback keeps them as they are.
+    // Static obstacles first: the fallback keeps them hard.
     let reach = max_speed * params.obstacle_time_horizon;
     for obstacle in obstacles {
         nearest_points(obstacle.borrow(), agent.position, |point| {
@@ -246,38 +378,36 @@ pub fn orca_velocity(
     let obstacles = constraints.len();
     *obstacle_count = obstacles;
 
-    nearest_neighbours(agent, neighbours, params, nearest);
-    let own_share = params.share(preferred, max_speed);
-    let share_with = |neighbour: &OrcaNeighbour| {
-        let total = own_share + neighbour.share;
-        if total > 0.0 { own_share / total } else { 0.5 }
-    };
-    // Each pair's constraint for the next step alone, kept hard with the obstacles'.
-    constraints.extend(nearest.iter().filter_map(|(_, neighbour)| {
-        step_constraint(
-            agent.velocity,
-            neighbour.position - agent.position,
-            agent.velocity - neighbour.velocity,
-            params.radius + neighbour.radius + params.clearance,
-            time_step,
-            share_with(neighbour),
-        )
-    }));
-    let firm = constraints.len();
-    *firm_count = firm;
-    constraints.extend(nearest.iter().filter_map(|(_, neighbour)| {
+    let mut set = NearestSet::new(agent, params, nearest);
+    offer_all(&mut set);
+    let own_share = params.share(preferred.clamp_length_max(max_speed), max_speed);
+    for (_, neighbour) in nearest.iter() {
+        let radius = if neighbour.radius.is_finite() && neighbour.radius >= 0.0 {
+            neighbour.radius
+        } else {
+            params.radius
+        };
+        let their_share = if neighbour.share.is_finite() && neighbour.share >= 0.0 {
+            neighbour.share
+        } else {
+            own_share
+        };
+        let total = own_share + their_share;
+        let share = if total > 0.0 { own_share / total } else { 0.5 };
         let constraint = agent_constraint(
             agent.velocity,
             neighbour.position - agent.position,
             agent.velocity - neighbour.velocity,
-            params.radius + neighbour.radius + params.clearance,
+            params.radius + radius + params.clearance,
             params.time_horizon,
             time_step,
-            share_with(neighbour),
+            share,
             if agent.id < neighbour.id { 1.0 } else { -1.0 },
         );
-        (constraint.point.is_finite() && constraint.normal.is_finite()).then_some(constraint)
-    }));
+        if constraint.point.is_finite() && constraint.normal.is_finite() {
+            constraints.push(constraint);
+        }
+    }
 
     let mut velocity = Vector::ZERO;
     if let Err(failed) = solve(
@@ -286,30 +416,16 @@ pub fn orca_velocity(
         Goal::Nearest(preferred),
         &mut velocity,
     ) {
-        // The paper's fallback: the least largest violation of the neighbours' constraints
-        // for the horizon, keeping the firm ones. If those leave nothing themselves (agents
-        // squeezed from several sides), the least largest violation of the firm ones alone,
-        // keeping the obstacles' (all soft if even those leave nothing).
-        if failed >= firm {
-            least_violation(
-                constraints,
-                firm,
-                failed,
-                max_speed,
-                &mut velocity,
-                projected,
-            );
-        } else {
-            let hard = if failed >= obstacles { obstacles } else { 0 };
-            least_violation(
-                &constraints[..firm],
-                hard,
-                failed,
-                max_speed,
-                &mut velocity,
-                projected,
-            );
-        }
+        // RVO2's fallback (`linearProgram3`): from the constraint that failed on, the least
+        // largest violation of the neighbours' constraints, keeping the obstacles' hard.
+        least_violation(
+            constraints,
+            obstacles,
+            failed,
+            max_speed,
+            &mut velocity,
+            projected,
+        );
     }
     if velocity.is_finite() {
         velocity.clamp_length_max(max_speed)
@@ -318,46 +434,75 @@ pub fn orca_velocity(
     }
 }
 
-/// The nearest [`OrcaParams::max_neighbours`] of `neighbours` within the neighbour distance,
-/// nearest first (ties by id), into `nearest` with their squared distances.
-fn nearest_neighbours(
-    agent: &OrcaAgent,
-    neighbours: impl IntoIterator<Item = OrcaNeighbour>,
-    params: &OrcaParams,
-    nearest: &mut Vec<(f32, OrcaNeighbour)>,
-) {
-    nearest.clear();
-    let capacity = params.max_neighbours;
-    if capacity == 0 {
-        return;
+/// RVO2's neighbours (`Agent::insertAgentNeighbor`): the nearest
+/// [`OrcaParams::neighbour_cap`] of the candidates offered strictly within
+/// [`OrcaParams::reach`], nearest first (ties by id), with their squared distances.
+pub(super) struct NearestSet<'a> {
+    position: Vector,
+    id: u64,
+    capacity: usize,
+    range_squared: f32,
+    nearest: &'a mut Vec<(f32, OrcaNeighbour)>,
+}
+
+impl<'a> NearestSet<'a> {
+    fn new(
+        agent: &OrcaAgent,
+        params: &OrcaParams,
+        nearest: &'a mut Vec<(f32, OrcaNeighbour)>,
+    ) -> Self {
+        nearest.clear();
+        let reach = params.reach();
+        Self {
+            position: agent.position,
+            id: agent.id,
+            capacity: params.neighbour_cap(),
+            range_squared: reach * reach,
+            nearest,
+        }
     }
-    let range_squared = params.neighbour_distance * params.neighbour_distance;
-    for neighbour in neighbours {
-        if neighbour.id == agent.id
-            || !(neighbour.position.is_finite()
-                && neighbour.velocity.is_finite()
-                && neighbour.radius.is_finite()
-                && neighbour.radius >= 0.0
-                && neighbour.share.is_finite()
-                && neighbour.share >= 0.0)
-        {
-            continue;
-        }
-        let distance_squared = neighbour.position.distance_squared(agent.position);
+
+    /// The squared distance a neighbour must be nearer than to come in now.
+    #[inline]
+    pub(super) fn range_squared(&self) -> f32 {
+        self.range_squared
+    }
+
+    /// Takes `neighbour` in if it is among the nearest so far; skips the agent itself and
+    /// neighbours whose position or velocity is not finite.
+    #[inline]
+    pub(super) fn offer(&mut self, neighbour: OrcaNeighbour) {
+        let distance_squared = (self.position - neighbour.position).length_squared();
         // Not finite for positions too far apart to subtract: skipped as out of range.
-        if distance_squared.is_nan() || distance_squared >= range_squared {
-            continue;
+        if distance_squared.is_nan()
+            || distance_squared >= self.range_squared
+            || neighbour.id == self.id
+            || !(neighbour.position.is_finite() && neighbour.velocity.is_finite())
+        {
+            return;
         }
+        let nearest = &mut *self.nearest;
         let before = |(other_distance, other): &(f32, OrcaNeighbour)| {
             (*other_distance, other.id) < (distance_squared, neighbour.id)
         };
         let slot = nearest.partition_point(before);
-        if slot >= capacity {
-            continue;
+        // A candidate offered twice (found through two images of a wrapping world) comes in
+        // once: at the same distance, it would sit right before its slot.
+        if slot >= self.capacity
+            || (slot > 0 && nearest[slot - 1].1.id == neighbour.id)
+            || nearest
+                .get(slot)
+                .is_some_and(|(_, other)| other.id == neighbour.id)
+        {
+            return;
         }
-        if nearest.len() == capacity {
+        if nearest.len() == self.capacity {
             nearest.pop();
         }
         nearest.insert(slot, (distance_squared, neighbour));
+        if nearest.len() == self.capacity {
+            // Full: only as near or nearer ones may still come in.
+            self.range_squared = nearest[self.capacity - 1].0.next_up();
+        }
     }
 }

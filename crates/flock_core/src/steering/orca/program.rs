@@ -53,6 +53,18 @@ pub(super) const PARALLEL: f32 = 1e-6;
 /// How far outside a constraint (world units per second) rounding may leave a velocity.
 pub(super) const TOLERANCE: f32 = 1e-4;
 
+/// RVO2's `RVO_EPSILON`: below this sine two constraints count as parallel in its fallback.
+const RVO_EPSILON: f32 = 1e-5;
+
+/// The sine of the angle between two unit vectors.
+#[inline]
+fn sine_between(a: Vector, b: Vector) -> f32 {
+    #[cfg(not(flock_3d))]
+    return a.perp_dot(b).abs();
+    #[cfg(flock_3d)]
+    return a.cross(b).length();
+}
+
 /// What a program optimises.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Goal {
@@ -235,13 +247,17 @@ pub(super) fn least_violation(
         }
         projected.clear();
         projected.extend_from_slice(&constraints[..hard]);
-        for earlier in &constraints[hard..index] {
-            let normal = earlier.normal - constraint.normal;
-            let length = normal.length();
-            if length <= PARALLEL {
-                // Same direction: the earlier one is the weaker here (it is violated less).
+        // (None for a hard constraint that failed itself: RVO2 then keeps the hard ones only.)
+        for earlier in constraints.get(hard..index).unwrap_or(&[]) {
+            if sine_between(earlier.normal, constraint.normal) <= RVO_EPSILON
+                && earlier.normal.dot(constraint.normal) > 0.0
+            {
+                // Same direction (RVO2's test): the earlier one is the weaker here (it is
+                // violated less).
                 continue;
             }
+            let normal = earlier.normal - constraint.normal;
+            let length = normal.length();
             let offset = (earlier.offset() - constraint.offset()) / length;
             let normal = normal / length;
             projected.push(HalfSpace {

@@ -1,0 +1,177 @@
+//! The contact pass: after ORCA has moved a crowd, agents that still overlap (a crowd too dense
+//! for every constraint leaves some) are parted at the position level, as Recast's DetourCrowd
+//! does after its own avoidance, and agents are put back out of static obstacles.
+//!
+//! The pass is deterministic: the pairs are found once in a grid and visited in a fixed order
+//! (by the agents' indexes, never by a query's or a thread's order), each pair parted at once
+//! (Gauss-Seidel, which converges in a few sweeps where DetourCrowd's averaged Jacobi sweeps do
+//! not), for at most a fixed number of sweeps, stopping early once no pair overlaps by more than
+//! the tolerance. [`OrcaCrowd::step`](super::OrcaCrowd::step) then adds the displacement to the
+//! velocities.
+
+use std::borrow::Borrow;
+
+use super::cells::Cells;
+use super::crowd::CrowdAgent;
+use super::half_planes::nearest_points;
+use crate::math::Vector;
+use crate::steering::Shape;
+
+/// How the contact pass parts overlapping agents.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactPass {
+    /// The most sweeps over the overlapping pairs and the obstacles.
+    pub iterations: u32,
+    /// Overlaps up to this much (world units) count as touching; the pass stops once every pair
+    /// is within it.
+    pub tolerance: f32,
+}
+
+impl Default for ContactPass {
+    /// A thousand sweeps at most (a crowd of a thousand pressed into a jam needs hundreds; the
+    /// pass stops as soon as no pair overlaps), a tolerance of 1e-4 world units.
+    fn default() -> Self {
+        Self {
+            iterations: 1000,
+            tolerance: 1e-4,
+        }
+    }
+}
+
+/// The contact pass's buffers; a pass allocates nothing once they have grown.
+#[derive(Clone, Debug, Default)]
+pub struct ContactScratch {
+    cells: Cells<u32>,
+    pairs: Vec<(u32, u32)>,
+}
+
+impl ContactPass {
+    /// Whether the tolerance is a finite number, zero or more.
+    pub fn is_valid(&self) -> bool {
+        self.tolerance.is_finite() && self.tolerance >= 0.0
+    }
+
+    /// Parts the `agents` that overlap each other by more than the tolerance and moves those
+    /// inside `obstacles` (or nearer than their radius) out. Each agent's body is its ORCA
+    /// radius (agents whose radius is not a finite number above zero are left alone), and an
+    /// agent whose position is not finite takes no part. Returns the largest overlap between two
+    /// agents left after the last sweep (0 if none).
+    pub fn separate(
+        &self,
+        agents: &mut [CrowdAgent],
+        obstacles: &[impl Borrow<Shape>],
+        scratch: &mut ContactScratch,
+    ) -> f32 {
+        if !self.is_valid() || agents.len() > u32::MAX as usize {
+            return 0.0;
+        }
+        let radius = |agent: &CrowdAgent| {
+            let radius = agent.params.radius;
+            (radius.is_finite() && radius > 0.0 && agent.position.is_finite()).then_some(radius)
+        };
+        let largest = agents.iter().filter_map(radius).fold(0.0_f32, f32::max);
+        if largest == 0.0 {
+            return 0.0;
+        }
+        // Pairs within reach of touching, with room for the pushes of one pass.
+        let margin = largest;
+        let ContactScratch { cells, pairs } = scratch;
+        cells.build(
+            2.0 * largest + margin,
+            agents.iter().enumerate().map(|(index, agent)| {
+                let position = if radius(agent).is_some() {
+                    agent.position
+                } else {
+                    Vector::NAN
+                };
+                (position, index as u32)
+            }),
+        );
+        pairs.clear();
+        for (index, agent) in agents.iter().enumerate() {
+            let Some(own) = radius(agent) else { continue };
+            let search = 2.0 * largest + margin;
+            cells.nearest_first(agent.position, search, |&other| {
+                let them = &agents[other as usize];
+                if other as usize > index
+                    && let Some(theirs) = radius(them)
+                {
+                    let reach = own + theirs + margin;
+                    if agent.position.distance_squared(them.position) < reach * reach {
+                        pairs.push((index as u32, other));
+                    }
+                }
+                search * search
+            });
+        }
+        pairs.sort_unstable();
+
+        let mut worst = 0.0;
+        for _ in 0..self.iterations {
+            worst = 0.0_f32;
+            for &(first, second) in pairs.iter() {
+                let (first, second) = (first as usize, second as usize);
+                let contact = agents[first].params.radius + agents[second].params.radius;
+                let offset = agents[second].position - agents[first].position;
+                let distance = offset.length();
+                let overlap = contact - distance;
+                // NaN (agents too far apart to subtract) is no overlap.
+                if overlap.is_nan() || overlap <= self.tolerance {
+                    continue;
+                }
+                worst = worst.max(overlap);
+                let direction = if distance > contact * 1e-6 {
+                    offset / distance
+                } else {
+                    // On one point: apart along the first axis, the lower index first.
+                    Vector::X
+                };
+                let push = direction * (overlap * 0.5);
+                agents[first].position -= push;
+                agents[second].position += push;
+            }
+            for agent in agents.iter_mut() {
+                if let Some(own) = radius(agent) {
+                    for obstacle in obstacles {
+                        push_out(agent, own, obstacle.borrow());
+                    }
+                }
+            }
+            if worst <= self.tolerance {
+                break;
+            }
+        }
+        worst
+    }
+}
+
+/// Moves `agent` (of `radius`) out of `obstacle` to touch its outline, if it is inside or
+/// nearer than its radius.
+fn push_out(agent: &mut CrowdAgent, radius: f32, obstacle: &Shape) {
+    let position = agent.position;
+    let mut moved = position;
+    nearest_points(obstacle, position, |nearest| {
+        let away = moved - nearest.point;
+        let distance = away.length();
+        let out = if distance > 1e-6 * radius {
+            if nearest.inside {
+                -away / distance
+            } else {
+                away / distance
+            }
+        } else {
+            nearest.outward
+        };
+        let depth = if nearest.inside {
+            radius + distance
+        } else {
+            radius - distance
+        };
+        if depth > 0.0 {
+            moved = nearest.point + out * radius;
+        }
+    });
+    if moved.is_finite() {
+        agent.position = moved;
+    }
+}

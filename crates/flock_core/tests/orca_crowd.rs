@@ -1,0 +1,150 @@
+//! [`OrcaCrowd`]'s neighbour search against brute force: every agent's velocity from the
+//! crowd's grid is the bits [`orca_velocity`] gives with every agent offered, for crowds packed
+//! in a box (the grid's dense layout), spread far apart (its hashed layout) and in a wrapping
+//! world (neighbours across the seams). `flock_core3d` runs the same cases in 3D.
+
+#[cfg(not(flock_3d))]
+extern crate flock_core as kernel;
+#[cfg(flock_3d)]
+extern crate flock_core3d as kernel;
+
+use kernel::parallel::{ScopedThreads, Serial};
+use kernel::steering::{
+    CrowdAgent, OrcaAgent, OrcaCrowd, OrcaNeighbour, OrcaParams, OrcaScratch, Shape, orca_velocity,
+};
+use kernel::{Bounds, DIMENSIONS, Space, Vector};
+
+/// A number in `[0, 1)` from SplitMix64.
+fn unit(state: &mut u64) -> f32 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    (z >> 40) as f32 / (1u64 << 24) as f32
+}
+
+/// `count` agents at random in a box of `side` about the origin, every tenth far out at
+/// `outlier` (if not zero), with mixed radii, speeds and neighbour counts.
+fn crowd(count: usize, side: f32, outlier: f32) -> Vec<CrowdAgent> {
+    let mut state = 11;
+    (0..count)
+        .map(|i| {
+            let mut position = Vector::ZERO;
+            let mut velocity = Vector::ZERO;
+            let mut preferred = Vector::ZERO;
+            for axis in 0..DIMENSIONS {
+                position[axis] = (unit(&mut state) - 0.5) * side;
+                velocity[axis] = unit(&mut state) * 2.0 - 1.0;
+                preferred[axis] = unit(&mut state) * 4.0 - 2.0;
+            }
+            if outlier > 0.0 && i % 10 == 0 {
+                position[0] += outlier * (i as f32 / count as f32);
+            }
+            CrowdAgent {
+                position,
+                velocity,
+                preferred_velocity: preferred,
+                max_speed: 2.0,
+                params: OrcaParams {
+                    radius: 0.4 + 0.2 * (i % 3) as f32,
+                    neighbour_distance: 3.0 + (i % 4) as f32,
+                    max_neighbours: 4 + i % 8,
+                    yield_at_rest: i % 2 == 0,
+                    ..OrcaParams::rvo2(5.0, 10, 2.0, 1.0, 0.5)
+                },
+            }
+        })
+        .collect()
+}
+
+/// Every agent's velocity with every other offered, each seen from the agent across the seams
+/// of `space`.
+fn brute_force(agents: &[CrowdAgent], space: &Space) -> Vec<Vector> {
+    let mut scratch = OrcaScratch::default();
+    agents
+        .iter()
+        .enumerate()
+        .map(|(i, agent)| {
+            let me = OrcaAgent {
+                position: agent.position,
+                velocity: agent.velocity,
+                preferred_velocity: agent.preferred_velocity,
+                max_speed: agent.max_speed,
+                id: i as u64,
+            };
+            let others = agents.iter().enumerate().map(|(j, other)| OrcaNeighbour {
+                position: agent.position + space.delta(agent.position, other.position),
+                velocity: other.velocity,
+                radius: other.params.radius,
+                share: other.params.share(
+                    other.preferred_velocity.clamp_length_max(other.max_speed),
+                    other.max_speed,
+                ),
+                id: j as u64,
+            });
+            orca_velocity(
+                &me,
+                others,
+                [] as [Shape; 0],
+                &agent.params,
+                0.25,
+                &mut scratch,
+            )
+        })
+        .collect()
+}
+
+fn check(agents: &[CrowdAgent], space: Space) {
+    let expected = brute_force(agents, &space);
+    let mut crowd = OrcaCrowd::default();
+    let differs = |got: &[Vector]| {
+        got.iter()
+            .zip(&expected)
+            .position(|(a, b)| a != b)
+            .map(|i| (i, got[i], expected[i]))
+    };
+    crowd.compute_in(Some(&space), agents, &[] as &[Shape], 0.25, &Serial);
+    assert_eq!(
+        differs(crowd.new_velocities()),
+        None,
+        "(agent, grid, brute force)"
+    );
+    crowd.compute_in(
+        Some(&space),
+        agents,
+        &[] as &[Shape],
+        0.25,
+        &ScopedThreads(3),
+    );
+    assert_eq!(differs(crowd.new_velocities()), None, "on three threads");
+}
+
+fn plain() -> Space {
+    Space {
+        bounds: Bounds::centered(Vector::splat(1.0)),
+        periodic: false,
+    }
+}
+
+#[test]
+fn a_packed_crowd_finds_the_neighbours_brute_force_finds() {
+    check(&crowd(1500, 60.0, 0.0), plain());
+}
+
+#[test]
+fn a_crowd_spread_far_apart_finds_the_neighbours_brute_force_finds() {
+    check(&crowd(1500, 60.0, 1e7), plain());
+}
+
+#[test]
+fn a_wrapping_world_finds_neighbours_across_its_seams() {
+    let agents = crowd(1200, 50.0, 0.0);
+    check(
+        &agents,
+        Space {
+            bounds: Bounds::centered(Vector::splat(50.0)),
+            periodic: true,
+        },
+    );
+}
