@@ -7,9 +7,7 @@ use bevy::tasks::{ComputeTaskPool, TaskPool, TaskPoolBuilder};
 use bevy_flock::prelude::*;
 use clap::Args;
 
-use crate::arguments::{format_count, parse_count, parse_threads};
-// The crowd subcommands (`crowd_circle.rs`, `crowd_bench.rs`) import these two from here.
-pub use crate::arguments::{parse_boid_count, parse_dims};
+use crate::arguments::{format_count, parse_boid_count, parse_count, parse_dims, parse_threads};
 use crate::memory;
 
 /// Options of `flock bench`.

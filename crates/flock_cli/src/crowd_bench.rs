@@ -4,7 +4,7 @@
 
 use clap::Args;
 
-use crate::bench::{parse_boid_count, parse_dims};
+use crate::arguments::{parse_boid_count, parse_dims};
 
 /// How every boid of the benchmark avoids the others.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 
 use clap::{Args, ValueEnum};
 
-use crate::bench::{parse_boid_count, parse_dims};
+use crate::arguments::{parse_boid_count, parse_dims};
 
 /// How the agents avoid each other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
