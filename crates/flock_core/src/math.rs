@@ -7,10 +7,6 @@
 //! the same source with the `flock_3d` cfg, which makes it `Vec3` (the way avian keeps one source
 //! per dimension behind type aliases). The few helpers that differ per dimension are here.
 
-#[cfg(flock_3d)]
-use crate::lockstep::atan2;
-use crate::lockstep::{cos, sin};
-
 /// The vector type the kernel computes with: `Vec2` in `flock_core`, `Vec3` in `flock_core3d`.
 #[cfg(not(flock_3d))]
 pub type Vector = glam::Vec2;
@@ -275,6 +271,26 @@ pub fn limit_force(force: Vector, max_force: f32, mode: ForceLimit) -> Vector {
         }
         ForceLimit::Rescale => force.normalize_or_zero() * max_force,
     }
+}
+
+/// The sine of `angle` radians, the same bits on every processor (pure Rust, unlike the
+/// system's `sinf`; see [`lockstep`](crate::lockstep)).
+#[inline]
+pub fn sin(angle: f32) -> f32 {
+    libm::sinf(angle)
+}
+
+/// The cosine of `angle` radians, the same bits on every processor.
+#[inline]
+pub fn cos(angle: f32) -> f32 {
+    libm::cosf(angle)
+}
+
+/// The angle of the point `(x, y)` from the x axis, in `[-pi, pi]`, the same bits on every
+/// processor.
+#[inline]
+pub fn atan2(y: f32, x: f32) -> f32 {
+    libm::atan2f(y, x)
 }
 
 #[cfg(test)]

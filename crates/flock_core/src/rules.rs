@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::config::{FlockConfig, ForceLimit, RuleWeights};
-use crate::index::NeighbourIndex;
+use crate::index::candidates::NeighbourIndex;
 use glam::{BVec4A, Vec4};
 
 use crate::math::{DIMENSIONS, DVector, Vector, narrow, widen};
@@ -55,8 +55,7 @@ impl StepConstants {
             separation_radius_squared: config.separation_radius * config.separation_radius,
             alignment_radius_squared: config.alignment_radius * config.alignment_radius,
             cohesion_radius_squared: config.cohesion_radius * config.cohesion_radius,
-            cos_half_view: (config.view_angle_degrees < 360.0)
-                .then(|| crate::lockstep::cos(half_view)),
+            cos_half_view: (config.view_angle_degrees < 360.0).then(|| crate::math::cos(half_view)),
             max_speed: config.max_speed,
             max_force: config.max_force,
             force_limit: config.force_limit,

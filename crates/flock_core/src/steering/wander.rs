@@ -144,7 +144,7 @@ fn move_wander_point(direction: &mut Vector, jitter: Vector, angle_change: f32) 
         return;
     };
     let angle = across.length().min(0.5) * angle_change;
-    let turned = *direction * crate::lockstep::cos(angle) + way * crate::lockstep::sin(angle);
+    let turned = *direction * crate::math::cos(angle) + way * crate::math::sin(angle);
     if let Some(turned) = turned.try_normalize() {
         *direction = turned;
     }
