@@ -49,6 +49,7 @@ pub mod metrics;
 pub mod parallel;
 mod presets;
 mod rules;
+pub mod shape;
 mod sight;
 mod space;
 pub mod steering;

@@ -14,6 +14,13 @@ pub type Vector = glam::Vec2;
 #[cfg(flock_3d)]
 pub type Vector = glam::Vec3;
 
+/// A rotation of this dimension: a 2 x 2 rotation matrix in 2D, a quaternion in 3D.
+#[cfg(not(flock_3d))]
+pub type Rotation = glam::Mat2;
+/// A rotation of this dimension: a 2 x 2 rotation matrix in 2D, a quaternion in 3D.
+#[cfg(flock_3d)]
+pub type Rotation = glam::Quat;
+
 /// [`Vector`] in f64, for the reference sums.
 #[cfg(not(flock_3d))]
 pub(crate) type DVector = glam::DVec2;
@@ -159,6 +166,39 @@ pub(crate) fn sideways_away(heading: Vector, offset: Vector) -> Vector {
                 .try_normalize()
                 .unwrap_or(Vector::X)
         })
+    }
+}
+
+/// The unit direction along a wall whose unit normal towards the follower is `normal`, with
+/// the wall on the follower's left hand (seen from above: +z in 2D, +y in 3D): `Ok`. In 3D,
+/// where the wall faces straight up or down, no direction along it is to either hand: `Err`
+/// with the direction along it nearest `heading` (any, for a heading square to it).
+#[inline]
+pub(crate) fn left_along_wall(normal: Vector, heading: Vector) -> Result<Vector, Vector> {
+    #[cfg(not(flock_3d))]
+    {
+        let _ = heading;
+        Ok(normal.perp())
+    }
+    #[cfg(flock_3d)]
+    Vector::Y.cross(normal).try_normalize().ok_or_else(|| {
+        (heading - normal * heading.dot(normal))
+            .try_normalize()
+            .unwrap_or_else(|| normal.any_orthonormal_vector())
+    })
+}
+
+/// Unit directions square to unit `heading`: its two sides in 2D, four in 3D.
+pub(crate) fn square_to(heading: Vector) -> [Vector; 2 * (DIMENSIONS - 1)] {
+    #[cfg(not(flock_3d))]
+    {
+        let side = heading.perp();
+        [side, -side]
+    }
+    #[cfg(flock_3d)]
+    {
+        let (a, b) = heading.any_orthonormal_pair();
+        [a, -a, b, -b]
     }
 }
 
