@@ -262,7 +262,7 @@ fn far_out_points_wrap_into_the_bounds_and_bounces_reflect_every_axis() {
     let just_past = on_last_axis(bounds.max[DIMENSIONS - 1] + 1.0);
     let wrapped = wrap_point(just_past, &bounds);
     assert!((wrapped - (just_past - bounds.size() * on_last_axis(1.0))).length() < 1e-5);
-    // Seed 002's jump: past an edge, to the opposite edge, on every axis.
+    // The Unity port of *Flocking*'s jump: past an edge, to the opposite edge, on every axis.
     let jumped = jump_point(xyz(10.5, -5.5, 16.0), &bounds);
     assert_eq!(jumped, xyz(-10.0, 5.0, -15.0));
     let mut position = xyz(10.5, -5.5, 15.5);

@@ -2,6 +2,13 @@
 //! a boundary, an obstacle's outline or a pen's, keeping a chosen distance from it on a chosen
 //! side.
 //!
+//! A variant of Reynolds' behaviour: he steers from the vehicle's *predicted* position (where
+//! it will be a moment ahead at its velocity), and this steers from its *current* one. Every
+//! query then asks about a point the vehicle is at, so its distance from the wall is what it
+//! keeps now, not later; and a vehicle at rest (no prediction to make) still finds the wall
+//! and sets off along it. The look-ahead lies in the walk along the wall below instead, which
+//! rounds corners before the vehicle reaches them.
+//!
 //! Each step the vehicle finds the boundary's point nearest it, and from there the line it
 //! keeps to (the points at the chosen distance from the wall) and the direction along it that
 //! keeps the wall on the chosen hand. It walks that line `look_ahead` forwards and as far
