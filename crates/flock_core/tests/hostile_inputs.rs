@@ -13,9 +13,9 @@ mod common;
 use common::{on_last_axis, xyz};
 use kernel::steering::{DriveState, drive, level, limit_turn};
 use kernel::{
-    AnyIndex, Bounds, DIMENSIONS, EdgeMode, Flock, FlockConfig, IndexKind, NeighbourIndex,
-    ScopedThreads, Serial, Space, SpeedMode, StepConstants, Vector, apply_edge, jump_point,
-    limit_speed_to, wrap_point,
+    AnyIndex, Bounds, DIMENSIONS, EdgeMode, Flock, FlockConfig, ForceInputs, IndexKind,
+    NeighbourIndex, ScopedThreads, Serial, Space, SpeedMode, StepConstants, Vector, apply_edge,
+    jump_point, limit_speed_to, wrap_point,
 };
 
 /// Vectors other code might hand over: NaN or an infinity on each axis in turn, and huge ones.
@@ -161,10 +161,7 @@ fn neighbours_with_velocities_near_f32_max_give_no_nan_on_any_index() {
         );
         let mut forces = [Vector::NAN; 4];
         index.compute_forces(
-            &constants,
-            &positions,
-            &velocities,
-            &weights,
+            ForceInputs::new(&constants, &positions, &velocities, &weights),
             &mut forces,
             &Serial,
         );

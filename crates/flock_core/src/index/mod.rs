@@ -14,10 +14,10 @@ pub use candidates::NeighbourIndex;
 pub use grid::{Grid, Lanes};
 pub use kdtree::KdTree;
 
-use crate::config::{IndexKind, RuleWeights};
+use crate::config::IndexKind;
 use crate::math::Vector;
 use crate::parallel::Executor;
-use crate::rules::{NeighbourStats, StepConstants, compute_forces};
+use crate::rules::{ForceInputs, NeighbourStats, compute_forces};
 use crate::space::Space;
 
 /// One of the built-in indexes, chosen at run time by [`IndexKind`].
@@ -59,23 +59,13 @@ impl AnyIndex {
     /// [`compute_forces`]: crate::compute_forces
     pub fn compute_forces(
         &mut self,
-        constants: &StepConstants,
-        positions: &[Vector],
-        velocities: &[Vector],
-        weights: &[RuleWeights],
+        inputs: ForceInputs,
         forces: &mut [Vector],
         executor: &impl Executor,
     ) -> NeighbourStats {
         match self {
-            Self::Grid(grid) => {
-                grid.compute_forces(constants, positions, velocities, weights, forces, executor)
-            }
-            other => {
-                let other = &*other;
-                compute_forces(
-                    other, constants, positions, velocities, weights, forces, executor,
-                )
-            }
+            Self::Grid(grid) => grid.compute_forces(inputs, forces, executor),
+            other => compute_forces(&*other, inputs, forces, executor),
         }
     }
 

@@ -28,7 +28,9 @@ use super::{avx, avx512};
 use crate::config::RuleWeights;
 use crate::math::{DIMENSIONS, Vector};
 use crate::parallel::{Executor, chunk_len_for, fill};
-use crate::rules::{NeighbourStats, RuleSums, StepConstants, compute_forces, usable_velocity};
+use crate::rules::{
+    ForceInputs, NeighbourStats, RuleSums, StepConstants, compute_forces, usable_velocity,
+};
 
 /// Boids whose sums are gathered before their forces are computed.
 const BLOCK: usize = 32;
@@ -138,22 +140,11 @@ impl Grid {
     /// [`Neighbours::Nearest`]: crate::Neighbours::Nearest
     pub fn compute_forces(
         &mut self,
-        constants: &StepConstants,
-        positions: &[Vector],
-        velocities: &[Vector],
-        weights: &[RuleWeights],
+        inputs: ForceInputs,
         forces: &mut [Vector],
         executor: &impl Executor,
     ) -> NeighbourStats {
-        self.compute_forces_with_lanes(
-            constants,
-            positions,
-            velocities,
-            weights,
-            forces,
-            executor,
-            Lanes::in_use(),
-        )
+        self.compute_forces_with_lanes(inputs, forces, executor, Lanes::in_use())
     }
 
     /// [`Grid::compute_forces`] on the given lanes, if this processor runs them: for checking
@@ -162,44 +153,36 @@ impl Grid {
     pub fn compute_forces_on_lanes(
         &mut self,
         lanes: Lanes,
-        constants: &StepConstants,
-        positions: &[Vector],
-        velocities: &[Vector],
-        weights: &[RuleWeights],
+        inputs: ForceInputs,
         forces: &mut [Vector],
         executor: &impl Executor,
     ) -> Option<NeighbourStats> {
-        lanes.available().then(|| {
-            self.compute_forces_with_lanes(
-                constants, positions, velocities, weights, forces, executor, lanes,
-            )
-        })
+        (lanes.available()).then(|| self.compute_forces_with_lanes(inputs, forces, executor, lanes))
     }
 
     fn compute_forces_with_lanes(
         &mut self,
-        constants: &StepConstants,
-        positions: &[Vector],
-        velocities: &[Vector],
-        weights: &[RuleWeights],
+        inputs: ForceInputs,
         forces: &mut [Vector],
         executor: &impl Executor,
         lanes: Lanes,
     ) -> NeighbourStats {
         let count = self.order.len();
         assert_eq!(
-            positions.len(),
+            inputs.positions.len(),
             count,
             "rebuild the grid over these positions first"
         );
-        assert_eq!(velocities.len(), count, "one velocity per boid");
-        assert_eq!(weights.len(), count, "one set of weights per boid");
-        assert_eq!(forces.len(), count, "one force per boid");
-        if !self.layout.supports_runs() || constants.nearest.is_some() {
-            return compute_forces(
-                &*self, constants, positions, velocities, weights, forces, executor,
-            );
+        inputs.check(forces);
+        if !self.layout.supports_runs() || inputs.constants.nearest.is_some() {
+            return compute_forces(&*self, inputs, forces, executor);
         }
+        let ForceInputs {
+            constants,
+            velocities,
+            weights,
+            ..
+        } = inputs;
 
         // Gather what the pass reads per boid into cell order once, in parallel loops that
         // keep many loads in flight, rather than one random read per boid inside the pass.
