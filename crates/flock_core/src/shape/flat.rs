@@ -2,9 +2,9 @@
 //! polygons as obstacles; a polygon as a pen.
 
 use super::parts::{
-    Nearest, ball_entry, ball_nearest, ball_way_out, box_entry, box_nearest, box_way_out,
-    capsule_entry, is_size, turned_box_dodge_point, turned_box_entry, turned_box_nearest,
-    turned_box_way_out,
+    Nearest, ball_entry, ball_is_valid, ball_nearest, ball_way_out, box_entry, box_is_valid,
+    box_nearest, box_way_out, capsule_entry, turned_box_dodge_point, turned_box_entry,
+    turned_box_nearest, turned_box_way_out,
 };
 use super::polygon::{Polygon, ray_crosses_segment};
 use crate::math::{Rotation, Vector};
@@ -47,19 +47,13 @@ impl Shape {
     /// [`Polygon::new`] makes it).
     pub fn is_valid(&self) -> bool {
         match self {
-            Self::Circle { centre, radius } => centre.is_finite() && is_size(*radius),
-            Self::Rect { centre, half_size } => {
-                centre.is_finite() && half_size.to_array().into_iter().all(is_size)
-            }
+            Self::Circle { centre, radius } => ball_is_valid(*centre, *radius),
+            Self::Rect { centre, half_size } => box_is_valid(*centre, *half_size),
             Self::RotatedRect {
                 centre,
                 half_size,
                 rotation,
-            } => {
-                centre.is_finite()
-                    && half_size.to_array().into_iter().all(is_size)
-                    && rotation.is_finite()
-            }
+            } => box_is_valid(*centre, *half_size) && rotation.is_finite(),
             Self::Polygon(polygon) => polygon.is_valid(),
         }
     }

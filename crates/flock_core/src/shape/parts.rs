@@ -22,6 +22,21 @@ pub(super) fn is_size(value: f32) -> bool {
     value.is_finite() && value >= 0.0
 }
 
+/// Whether a ball is one: a finite centre, a radius that is a size.
+pub(super) fn ball_is_valid(centre: Vector, radius: f32) -> bool {
+    centre.is_finite() && is_size(radius)
+}
+
+/// Whether a box is one: a finite centre, half sizes that are sizes.
+pub(super) fn box_is_valid(centre: Vector, half_size: Vector) -> bool {
+    centre.is_finite() && half_size.to_array().into_iter().all(is_size)
+}
+
+/// The axis along which `v` is largest (the first of a tie).
+pub(super) fn largest_axis(v: Vector) -> usize {
+    (1..DIMENSIONS).fold(0, |best, axis| if v[axis] > v[best] { axis } else { best })
+}
+
 /// The point of segment `a`-`b` nearest `point` (`a` for a segment of no length).
 pub fn nearest_on_segment(point: Vector, a: Vector, b: Vector) -> Vector {
     let along = b - a;
@@ -51,13 +66,7 @@ pub(super) fn ball_nearest(centre: Vector, radius: f32, point: Vector) -> Neares
 pub(super) fn box_nearest(centre: Vector, half_size: Vector, point: Vector) -> Nearest {
     let local = point - centre;
     let beyond = local.abs() - half_size;
-    let axis = (1..DIMENSIONS).fold(0, |best, axis| {
-        if beyond[axis] > beyond[best] {
-            axis
-        } else {
-            best
-        }
-    });
+    let axis = largest_axis(beyond);
     let mut outward = Vector::ZERO;
     outward[axis] = local[axis].signum();
     let inside = beyond.cmplt(Vector::ZERO).all();

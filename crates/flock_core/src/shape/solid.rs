@@ -2,9 +2,9 @@
 //! obstacles; a box as a pen.
 
 use super::parts::{
-    Nearest, ball_entry, ball_nearest, ball_way_out, box_entry, box_nearest, box_way_out,
-    capsule_entry, is_size, nearest_on_segment, turned_box_dodge_point, turned_box_entry,
-    turned_box_nearest, turned_box_way_out,
+    Nearest, ball_entry, ball_is_valid, ball_nearest, ball_way_out, box_entry, box_is_valid,
+    box_nearest, box_way_out, capsule_entry, is_size, largest_axis, nearest_on_segment,
+    turned_box_dodge_point, turned_box_entry, turned_box_nearest, turned_box_way_out,
 };
 use crate::math::{DIMENSIONS, Rotation, Vector};
 
@@ -53,17 +53,14 @@ impl Shape {
     /// length.
     pub fn is_valid(&self) -> bool {
         match self {
-            Self::Sphere { centre, radius } => centre.is_finite() && is_size(*radius),
-            Self::Cuboid { centre, half_size } => {
-                centre.is_finite() && half_size.to_array().into_iter().all(is_size)
-            }
+            Self::Sphere { centre, radius } => ball_is_valid(*centre, *radius),
+            Self::Cuboid { centre, half_size } => box_is_valid(*centre, *half_size),
             Self::OrientedCuboid {
                 centre,
                 half_size,
                 rotation,
             } => {
-                centre.is_finite()
-                    && half_size.to_array().into_iter().all(is_size)
+                box_is_valid(*centre, *half_size)
                     && rotation.is_finite()
                     && rotation.is_normalized()
             }
@@ -211,13 +208,7 @@ impl Enclosure {
             return (nearest - offset).normalize_or(-offset.signum());
         }
         // Inside: back from the nearest face.
-        let nearest = (1..DIMENSIONS).fold(0, |best, axis| {
-            if outside[axis] > outside[best] {
-                axis
-            } else {
-                best
-            }
-        });
+        let nearest = largest_axis(outside);
         let mut way = Vector::ZERO;
         way[nearest] = -offset[nearest].signum();
         way
