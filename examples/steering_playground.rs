@@ -425,7 +425,7 @@ fn scatter_crowd(world: &mut World) {
     }
 }
 
-/// The demo's wanderer (and fleer): [`WanderParams::SEED_003`] around `home`, radius 200,
+/// The demo's wanderer (and fleer): [`WanderParams::COCOS2D_DEMO`] around `home`, radius 200,
 /// pulled back at 50 px per frame.
 fn wanderer(home: Vec2) -> Wander {
     Wander {
@@ -435,7 +435,7 @@ fn wanderer(home: Vec2) -> Wander {
                 radius: 200.0,
                 pull_back_speed: 50.0 * FPS,
             }),
-            ..WanderParams::SEED_003
+            ..WanderParams::COCOS2D_DEMO
         },
         ..Wander::default()
     }

@@ -7,7 +7,8 @@ use bevy::ecs::system::SystemParam;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use flock_core::{
-    AnyIndex, Executor, NeighbourIndex, NeighbourStats, RuleWeights, StepConstants, Vector,
+    AnyIndex, Executor, ForceInputs, NeighbourIndex, NeighbourStats, RuleWeights, StepConstants,
+    Vector,
 };
 
 use crate::behaviours::{SteeringCombination, SteeringPriority};
@@ -355,10 +356,12 @@ pub(crate) fn steer_boids(
     let constants = StepConstants::new(config);
     if buffers.by_species.is_empty() {
         buffers.stats = buffers.index.compute_forces(
-            &constants,
-            &buffers.positions,
-            &buffers.velocities,
-            &buffers.weights,
+            ForceInputs::new(
+                &constants,
+                &buffers.positions,
+                &buffers.velocities,
+                &buffers.weights,
+            ),
             &mut buffers.forces,
             &compute_pool(),
         );
@@ -367,10 +370,12 @@ pub(crate) fn steer_boids(
         for flock in &mut buffers.by_species {
             flock.forces.resize(flock.positions.len(), Vector::ZERO);
             let stats = flock.index.compute_forces(
-                &constants,
-                &flock.positions,
-                &flock.velocities,
-                &flock.weights,
+                ForceInputs::new(
+                    &constants,
+                    &flock.positions,
+                    &flock.velocities,
+                    &flock.weights,
+                ),
                 &mut flock.forces,
                 &compute_pool(),
             );

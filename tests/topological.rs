@@ -10,7 +10,7 @@ mod common;
 
 use bevy_flock::FlockBuffers;
 use bevy_flock::flock_core::{
-    AnyIndex, IndexKind, NeighbourIndex, Neighbours, Serial, Space, StepConstants,
+    AnyIndex, ForceInputs, IndexKind, NeighbourIndex, Neighbours, Serial, Space, StepConstants,
 };
 use bevy_flock::prelude::*;
 use common::*;
@@ -37,10 +37,12 @@ fn a_flock_of_seven_nearest_runs_and_its_forces_are_the_kernels() {
         let mut forces = vec![Vector::ZERO; positions.len()];
         let weights = vec![config.weights; positions.len()];
         let stats = reference.compute_forces(
-            &StepConstants::new(&config),
-            positions,
-            velocities,
-            &weights,
+            ForceInputs::new(
+                &StepConstants::new(&config),
+                positions,
+                velocities,
+                &weights,
+            ),
             &mut forces,
             &Serial,
         );

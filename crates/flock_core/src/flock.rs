@@ -10,7 +10,7 @@ use crate::index::{AnyIndex, NeighbourIndex};
 use crate::integrate::integrate;
 use crate::math::{Vector, random_direction, random_point};
 use crate::parallel::{Executor, Serial, chunk_len_for};
-use crate::rules::{NeighbourStats, StepConstants};
+use crate::rules::{ForceInputs, NeighbourStats, StepConstants};
 use crate::space::Space;
 
 /// Positions, velocities and weights of a flock (structure of arrays) plus the reusable
@@ -131,14 +131,10 @@ impl Flock {
         config: &FlockConfig,
         executor: &impl Executor,
     ) -> NeighbourStats {
-        self.index.compute_forces(
-            &StepConstants::new(config),
-            &self.positions,
-            &self.velocities,
-            &self.weights,
-            &mut self.forces,
-            executor,
-        )
+        let constants = StepConstants::new(config);
+        let inputs = ForceInputs::new(&constants, &self.positions, &self.velocities, &self.weights);
+        self.index
+            .compute_forces(inputs, &mut self.forces, executor)
     }
 
     /// The last part: integration with the forces of [`Flock::compute_forces`], then edges.

@@ -49,6 +49,7 @@ pub mod metrics;
 pub mod parallel;
 mod presets;
 mod rules;
+pub mod shape;
 mod sight;
 mod space;
 pub mod steering;
@@ -67,8 +68,8 @@ pub use math::{
 pub use parallel::{Executor, ScopedThreads, Serial};
 pub use presets::DOCUMENT_FPS;
 pub use rules::{
-    NeighbourStats, RESCALE_DEAD_ZONE, RuleForces, RuleSums, StepConstants, compute_forces,
-    keep_nearest, rule_forces,
+    ForceInputs, NeighbourStats, RESCALE_DEAD_ZONE, RuleForces, RuleSums, StepConstants,
+    compute_forces, keep_nearest, rule_forces,
 };
 pub use space::Space;
 

@@ -23,7 +23,10 @@
 //! order or contract operations differently), and code outside the kernel's state path (a
 //! game's own systems, Bevy's transforms, rendering).
 
+// The deterministic trigonometry lives in `math`, beside the vectors; here as well because
+// lockstep is where a game looks for it.
 use crate::math::Vector;
+pub use crate::math::{atan2, cos, sin};
 
 /// A 64-bit hash of a flock's state: the bits of every position and velocity. Equal states
 /// hash equal; a state that differs in any bit almost surely does not. The boids' order does
@@ -59,26 +62,6 @@ fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     x ^ (x >> 31)
-}
-
-/// The sine of `angle` radians, the same bits on every processor (pure Rust, unlike the
-/// system's `sinf`).
-#[inline]
-pub fn sin(angle: f32) -> f32 {
-    libm::sinf(angle)
-}
-
-/// The cosine of `angle` radians, the same bits on every processor.
-#[inline]
-pub fn cos(angle: f32) -> f32 {
-    libm::cosf(angle)
-}
-
-/// The angle of the point `(x, y)` from the x axis, in `[-pi, pi]`, the same bits on every
-/// processor.
-#[inline]
-pub fn atan2(y: f32, x: f32) -> f32 {
-    libm::atan2f(y, x)
 }
 
 #[cfg(test)]

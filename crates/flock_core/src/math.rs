@@ -7,16 +7,19 @@
 //! the same source with the `flock_3d` cfg, which makes it `Vec3` (the way avian keeps one source
 //! per dimension behind type aliases). The few helpers that differ per dimension are here.
 
-#[cfg(flock_3d)]
-use crate::lockstep::atan2;
-use crate::lockstep::{cos, sin};
-
 /// The vector type the kernel computes with: `Vec2` in `flock_core`, `Vec3` in `flock_core3d`.
 #[cfg(not(flock_3d))]
 pub type Vector = glam::Vec2;
 /// The vector type the kernel computes with: `Vec2` in `flock_core`, `Vec3` in `flock_core3d`.
 #[cfg(flock_3d)]
 pub type Vector = glam::Vec3;
+
+/// A rotation of this dimension: a 2 x 2 rotation matrix in 2D, a quaternion in 3D.
+#[cfg(not(flock_3d))]
+pub type Rotation = glam::Mat2;
+/// A rotation of this dimension: a 2 x 2 rotation matrix in 2D, a quaternion in 3D.
+#[cfg(flock_3d)]
+pub type Rotation = glam::Quat;
 
 /// [`Vector`] in f64, for the reference sums.
 #[cfg(not(flock_3d))]
@@ -166,6 +169,39 @@ pub(crate) fn sideways_away(heading: Vector, offset: Vector) -> Vector {
     }
 }
 
+/// The unit direction along a wall whose unit normal towards the follower is `normal`, with
+/// the wall on the follower's left hand (seen from above: +z in 2D, +y in 3D): `Ok`. In 3D,
+/// where the wall faces straight up or down, no direction along it is to either hand: `Err`
+/// with the direction along it nearest `heading` (any, for a heading square to it).
+#[inline]
+pub(crate) fn left_along_wall(normal: Vector, heading: Vector) -> Result<Vector, Vector> {
+    #[cfg(not(flock_3d))]
+    {
+        let _ = heading;
+        Ok(normal.perp())
+    }
+    #[cfg(flock_3d)]
+    Vector::Y.cross(normal).try_normalize().ok_or_else(|| {
+        (heading - normal * heading.dot(normal))
+            .try_normalize()
+            .unwrap_or_else(|| normal.any_orthonormal_vector())
+    })
+}
+
+/// Unit directions square to unit `heading`: its two sides in 2D, four in 3D.
+pub(crate) fn square_to(heading: Vector) -> [Vector; 2 * (DIMENSIONS - 1)] {
+    #[cfg(not(flock_3d))]
+    {
+        let side = heading.perp();
+        [side, -side]
+    }
+    #[cfg(flock_3d)]
+    {
+        let (a, b) = heading.any_orthonormal_pair();
+        [a, -a, b, -b]
+    }
+}
+
 /// `value` as a time or distance for a behaviour: negative counts as zero, and so does a
 /// value that is not finite.
 #[inline]
@@ -275,6 +311,26 @@ pub fn limit_force(force: Vector, max_force: f32, mode: ForceLimit) -> Vector {
         }
         ForceLimit::Rescale => force.normalize_or_zero() * max_force,
     }
+}
+
+/// The sine of `angle` radians, the same bits on every processor (pure Rust, unlike the
+/// system's `sinf`; see [`lockstep`](crate::lockstep)).
+#[inline]
+pub fn sin(angle: f32) -> f32 {
+    libm::sinf(angle)
+}
+
+/// The cosine of `angle` radians, the same bits on every processor.
+#[inline]
+pub fn cos(angle: f32) -> f32 {
+    libm::cosf(angle)
+}
+
+/// The angle of the point `(x, y)` from the x axis, in `[-pi, pi]`, the same bits on every
+/// processor.
+#[inline]
+pub fn atan2(y: f32, x: f32) -> f32 {
+    libm::atan2f(y, x)
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Measures of a flock's state, for plots and tests: how aligned it is and how closely packed.
 
-use crate::index::NeighbourIndex;
+use crate::index::candidates::NeighbourIndex;
 use crate::math::Vector;
 use crate::space::Space;
 

@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::config::{FlockConfig, ForceLimit, RuleWeights};
-use crate::index::NeighbourIndex;
+use crate::index::candidates::NeighbourIndex;
 use glam::{BVec4A, Vec4};
 
 use crate::math::{DIMENSIONS, DVector, Vector, narrow, widen};
@@ -55,8 +55,7 @@ impl StepConstants {
             separation_radius_squared: config.separation_radius * config.separation_radius,
             alignment_radius_squared: config.alignment_radius * config.alignment_radius,
             cohesion_radius_squared: config.cohesion_radius * config.cohesion_radius,
-            cos_half_view: (config.view_angle_degrees < 360.0)
-                .then(|| crate::lockstep::cos(half_view)),
+            cos_half_view: (config.view_angle_degrees < 360.0).then(|| crate::math::cos(half_view)),
             max_speed: config.max_speed,
             max_force: config.max_force,
             force_limit: config.force_limit,
@@ -331,6 +330,45 @@ pub struct NeighbourStats {
     pub candidates: u64,
 }
 
+/// What a force pass reads: the step's constants and one snapshot of the flock, a position,
+/// a velocity and a set of rule weights per boid (the same index in each slice).
+#[derive(Clone, Copy, Debug)]
+pub struct ForceInputs<'a> {
+    /// The step's constants.
+    pub constants: &'a StepConstants,
+    /// Every boid's position: the index must have been rebuilt over these.
+    pub positions: &'a [Vector],
+    /// Every boid's velocity.
+    pub velocities: &'a [Vector],
+    /// Every boid's rule weights.
+    pub weights: &'a [RuleWeights],
+}
+
+impl<'a> ForceInputs<'a> {
+    /// The inputs of one pass.
+    pub fn new(
+        constants: &'a StepConstants,
+        positions: &'a [Vector],
+        velocities: &'a [Vector],
+        weights: &'a [RuleWeights],
+    ) -> Self {
+        Self {
+            constants,
+            positions,
+            velocities,
+            weights,
+        }
+    }
+
+    /// Panics unless every slice, and `forces`, has one entry per boid.
+    pub(crate) fn check(&self, forces: &[Vector]) {
+        let count = self.positions.len();
+        assert_eq!(self.velocities.len(), count, "one velocity per boid");
+        assert_eq!(self.weights.len(), count, "one set of weights per boid");
+        assert_eq!(forces.len(), count, "one force per boid");
+    }
+}
+
 /// Computes every boid's weighted flocking force from one snapshot into `forces`, asking
 /// `index` (rebuilt over `positions`) for candidates, split over `executor`'s threads. Every
 /// boid reads the same snapshot, so the result depends neither on the order boids are visited
@@ -348,20 +386,17 @@ pub struct NeighbourStats {
 /// If the slices differ in length.
 pub fn compute_forces(
     index: &(impl NeighbourIndex + Sync),
-    constants: &StepConstants,
-    positions: &[Vector],
-    velocities: &[Vector],
-    weights: &[RuleWeights],
+    inputs: ForceInputs,
     forces: &mut [Vector],
     executor: &impl Executor,
 ) -> NeighbourStats {
-    assert_eq!(positions.len(), velocities.len(), "one velocity per boid");
-    assert_eq!(
-        positions.len(),
-        weights.len(),
-        "one set of weights per boid"
-    );
-    assert_eq!(positions.len(), forces.len(), "one force per boid");
+    inputs.check(forces);
+    let ForceInputs {
+        constants,
+        positions,
+        velocities,
+        weights,
+    } = inputs;
     let neighbours = AtomicU64::new(0);
     let candidates = AtomicU64::new(0);
     let chunk_len = chunk_len_for(positions.len(), executor.threads());

@@ -13,9 +13,9 @@ mod common;
 use common::{on_last_axis, xyz};
 use kernel::steering::{DriveState, drive, level, limit_turn};
 use kernel::{
-    AnyIndex, Bounds, DIMENSIONS, EdgeMode, Flock, FlockConfig, IndexKind, NeighbourIndex,
-    ScopedThreads, Serial, Space, SpeedMode, StepConstants, Vector, apply_edge, jump_point,
-    limit_speed_to, wrap_point,
+    AnyIndex, Bounds, DIMENSIONS, EdgeMode, Flock, FlockConfig, ForceInputs, IndexKind,
+    NeighbourIndex, ScopedThreads, Serial, Space, SpeedMode, StepConstants, Vector, apply_edge,
+    jump_point, limit_speed_to, wrap_point,
 };
 
 /// Vectors other code might hand over: NaN or an infinity on each axis in turn, and huge ones.
@@ -161,10 +161,7 @@ fn neighbours_with_velocities_near_f32_max_give_no_nan_on_any_index() {
         );
         let mut forces = [Vector::NAN; 4];
         index.compute_forces(
-            &constants,
-            &positions,
-            &velocities,
-            &weights,
+            ForceInputs::new(&constants, &positions, &velocities, &weights),
             &mut forces,
             &Serial,
         );
@@ -262,7 +259,7 @@ fn far_out_points_wrap_into_the_bounds_and_bounces_reflect_every_axis() {
     let just_past = on_last_axis(bounds.max[DIMENSIONS - 1] + 1.0);
     let wrapped = wrap_point(just_past, &bounds);
     assert!((wrapped - (just_past - bounds.size() * on_last_axis(1.0))).length() < 1e-5);
-    // Seed 002's jump: past an edge, to the opposite edge, on every axis.
+    // The Unity port of *Flocking*'s jump: past an edge, to the opposite edge, on every axis.
     let jumped = jump_point(xyz(10.5, -5.5, 16.0), &bounds);
     assert_eq!(jumped, xyz(-10.0, 5.0, -15.0));
     let mut position = xyz(10.5, -5.5, 15.5);

@@ -14,8 +14,8 @@ mod common;
 use common::*;
 use kernel::index::Lanes;
 use kernel::{
-    AnyIndex, Bounds, DIMENSIONS, EdgeMode, FlockConfig, IndexKind, NeighbourIndex, ScopedThreads,
-    Serial, StepConstants, Vector,
+    AnyIndex, Bounds, DIMENSIONS, EdgeMode, FlockConfig, ForceInputs, IndexKind, NeighbourIndex,
+    ScopedThreads, Serial, StepConstants, Vector,
 };
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -346,10 +346,7 @@ fn a_grid_rebuilt_over_another_flock_matches_brute_force() {
         let weights = vec![config.weights; count];
         let mut forces = vec![Vector::NAN; count];
         grid.compute_forces(
-            &constants,
-            &state.positions,
-            &state.velocities,
-            &weights,
+            ForceInputs::new(&constants, &state.positions, &state.velocities, &weights),
             &mut forces,
             &Serial,
         );

@@ -11,9 +11,9 @@
 //! run: commit that file with the fix.
 
 use flock_core::{
-    AnyIndex, Bounds, EdgeMode, Flock, FlockConfig, ForceLimit, IndexKind, NeighbourIndex,
-    Neighbours, RuleWeights, ScopedThreads, Serial, SpeedMode, StepConstants, Vector, keep_nearest,
-    rule_forces,
+    AnyIndex, Bounds, EdgeMode, Flock, FlockConfig, ForceInputs, ForceLimit, IndexKind,
+    NeighbourIndex, Neighbours, RuleWeights, ScopedThreads, Serial, SpeedMode, StepConstants,
+    Vector, keep_nearest, rule_forces,
 };
 use proptest::prelude::*;
 
@@ -242,10 +242,7 @@ fn index_forces(
     let weights = vec![config.weights; positions.len()];
     let mut forces = vec![Vector::NAN; positions.len()];
     let stats = index.compute_forces(
-        &constants,
-        positions,
-        velocities,
-        &weights,
+        ForceInputs::new(&constants, positions, velocities, &weights),
         &mut forces,
         &ScopedThreads(2),
     );

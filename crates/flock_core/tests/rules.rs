@@ -161,7 +161,7 @@ fn field_of_view_ignores_neighbours_behind() {
 
 #[test]
 fn coincident_boids_give_finite_forces() {
-    // Seed 002's second version spawns every boid at the same point.
+    // The Unity port of Processing's *Flocking*, second version, spawns every boid at the same point.
     for index in [IndexKind::BruteForce, IndexKind::KdTree, IndexKind::Grid] {
         let config = FlockConfig {
             index,

@@ -72,7 +72,7 @@ fn wander_stays_near_home_and_roams_it_along_every_axis() {
     };
     let params = WanderParams {
         home: Some(home),
-        ..WanderParams::SEED_003
+        ..WanderParams::COCOS2D_DEMO
     };
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
     let mut v = vehicle(home.centre, Vector::X * 100.0, 100.0);
@@ -147,7 +147,7 @@ fn wall_avoidance_keeps_vehicles_inside() {
         let velocity = random_direction(&mut rng) * 200.0;
         let mut v = vehicle(position, velocity, 200.0);
         for _ in 0..1_000 {
-            // Cruising at full speed, only the walls turn it. Seed 003 adds the walls' push to
+            // Cruising at full speed, only the walls turn it. The cocos2d-x crowd demo adds the walls' push to
             // the velocity after the rest of the steering is truncated.
             let walls = avoid_walls(&v, &bounds, 50.0, v.max_speed);
             let acceleration = combine(seek(&v, v.position + v.velocity), MAX_FORCE, MASS) + walls;

@@ -82,81 +82,76 @@ fn run(
     result
 }
 
+impl Run {
+    /// Asserts that it went at least once round: anticlockwise for `sense` 1, clockwise for -1.
+    fn assert_lapped(&self, sense: f32) {
+        assert!(self.swept * sense > std::f32::consts::TAU, "{}", self.swept);
+    }
+
+    /// Asserts that it kept strictly between `low` and `high` from the wall after the first
+    /// second.
+    fn assert_kept_between(&self, low: f32, high: f32) {
+        assert!(
+            self.nearest > low && self.farthest < high,
+            "{} to {}",
+            self.nearest,
+            self.farthest
+        );
+    }
+}
+
+/// Following on the `side` hand at `distance`, looking `look_ahead` along the wall.
+fn follow(side: WallSide, distance: f32, look_ahead: f32) -> WallFollowParams {
+    WallFollowParams {
+        side,
+        distance,
+        look_ahead,
+    }
+}
+
 #[test]
 fn a_vehicle_laps_a_ball_at_its_distance_on_the_side_asked_for() {
     let round = ball(Vector::ZERO, 100.0);
-    let params = |side| WallFollowParams {
-        side,
-        distance: 20.0,
-        look_ahead: 30.0,
-    };
+    let wall = Wall::Outside(&round);
     // One lap at 120 from the centre is 754 units: 12.6 s at 60 units a second.
-    let start = level(120.0, 0.0);
+    let (start, velocity) = (level(120.0, 0.0), level(0.0, 60.0));
     let left = run(
-        Wall::Outside(&round),
-        &params(WallSide::Left),
+        wall,
+        &follow(WallSide::Left, 20.0, 30.0),
         start,
-        level(0.0, 60.0),
+        velocity,
         900,
     );
-    assert!(left.swept > std::f32::consts::TAU, "{}", left.swept);
-    assert!(
-        left.nearest > 19.0 && left.farthest < 21.0,
-        "{} to {}",
-        left.nearest,
-        left.farthest
-    );
+    left.assert_lapped(1.0);
+    left.assert_kept_between(19.0, 21.0);
     // The other hand goes the other way round, even started the first way.
     let right = run(
-        Wall::Outside(&round),
-        &params(WallSide::Right),
+        wall,
+        &follow(WallSide::Right, 20.0, 30.0),
         start,
-        level(0.0, 60.0),
+        velocity,
         900,
     );
-    assert!(right.swept < -std::f32::consts::TAU, "{}", right.swept);
-    assert!(
-        right.nearest > 19.0 && right.farthest < 21.0,
-        "{} to {}",
-        right.nearest,
-        right.farthest
-    );
+    right.assert_lapped(-1.0);
+    right.assert_kept_between(19.0, 21.0);
 }
 
 #[test]
 fn a_vehicle_goes_along_a_box_s_edges_and_round_its_corners() {
     let block = aligned_box(Vector::ZERO, flat_half_size(100.0, 60.0));
-    let params = WallFollowParams {
-        side: WallSide::Left,
-        distance: 20.0,
-        look_ahead: 20.0,
-    };
+    let params = follow(WallSide::Left, 20.0, 20.0);
     // 20 below the near side, heading along it: one lap is about 766 units, 12.8 s.
-    let lap = run(
-        Wall::Outside(&block),
-        &params,
-        level(0.0, -80.0),
-        level(60.0, 0.0),
-        900,
-    );
-    assert!(lap.swept > std::f32::consts::TAU, "{}", lap.swept);
-    assert!(
-        lap.nearest > 16.0 && lap.farthest < 24.0,
-        "{} to {}",
-        lap.nearest,
-        lap.farthest
-    );
+    let (start, velocity) = (level(0.0, -80.0), level(60.0, 0.0));
+    let lap = run(Wall::Outside(&block), &params, start, velocity, 900);
+    lap.assert_lapped(1.0);
+    lap.assert_kept_between(16.0, 24.0);
 }
 
 #[test]
 fn a_vehicle_goes_round_the_inside_of_a_pen() {
     let pen = pen(flat_half_size(100.0, 60.0));
     // Inside a pen the right hand goes anticlockwise.
-    let params = WallFollowParams {
-        side: WallSide::Right,
-        distance: 20.0,
-        look_ahead: 20.0,
-    };
+    let params = follow(WallSide::Right, 20.0, 20.0);
     // A lap 20 inside the walls is 480 units: 8 s.
     let lap = run(
         Wall::Inside(&pen),
@@ -165,13 +160,8 @@ fn a_vehicle_goes_round_the_inside_of_a_pen() {
         Vector::ZERO,
         600,
     );
-    assert!(lap.swept > std::f32::consts::TAU, "{}", lap.swept);
-    assert!(
-        lap.nearest > 16.0 && lap.farthest < 24.0,
-        "{} to {}",
-        lap.nearest,
-        lap.farthest
-    );
+    lap.assert_lapped(1.0);
+    lap.assert_kept_between(16.0, 24.0);
     // Started outside the pen: it comes in and goes round.
     let outside = run(
         Wall::Inside(&pen),
@@ -190,11 +180,7 @@ fn a_vehicle_goes_round_the_inside_of_a_pen() {
 #[test]
 fn a_vehicle_far_from_the_wall_closes_in_and_then_keeps_its_distance() {
     let round = ball(Vector::ZERO, 50.0);
-    let params = WallFollowParams {
-        side: WallSide::Left,
-        distance: 10.0,
-        look_ahead: 20.0,
-    };
+    let params = follow(WallSide::Left, 10.0, 20.0);
     let mut me = vehicle(level(200.0, 0.0), Vector::ZERO, 60.0);
     for _ in 0..600 {
         let force = follow_wall(&me, Wall::Outside(&round), &params);
@@ -208,11 +194,7 @@ fn a_vehicle_far_from_the_wall_closes_in_and_then_keeps_its_distance() {
 fn bad_input_gives_no_force_and_no_nan() {
     let round = ball(Vector::ZERO, 10.0);
     let wall = Wall::Outside(&round);
-    let good = WallFollowParams {
-        side: WallSide::Left,
-        distance: 5.0,
-        look_ahead: 5.0,
-    };
+    let good = follow(WallSide::Left, 5.0, 5.0);
     let me = vehicle(level(20.0, 0.0), level(0.0, 10.0), 60.0);
     assert_ne!(follow_wall(&me, wall, &good), Vector::ZERO);
 

@@ -5,8 +5,8 @@
 
 use flock_core::{Flock as Flock2, FlockConfig as Config2, Vector as V2};
 use flock_core3d::{
-    AnyIndex, Bounds, EdgeMode, Flock, FlockConfig, IndexKind, NeighbourIndex, Neighbours, Serial,
-    StepConstants, Vector,
+    AnyIndex, Bounds, EdgeMode, Flock, FlockConfig, ForceInputs, IndexKind, NeighbourIndex,
+    Neighbours, Serial, StepConstants, Vector,
 };
 
 /// The 3D settings of a 2D flock's: the same numbers, the bounds given a depth of `depth`
@@ -139,10 +139,7 @@ fn every_3d_index_gives_the_2d_neighbours_and_forces_on_each_of_100_steps() {
                     &Serial,
                 );
                 let stats3 = index3.compute_forces(
-                    &constants,
-                    &positions,
-                    &velocities,
-                    &weights,
+                    ForceInputs::new(&constants, &positions, &velocities, &weights),
                     &mut forces3,
                     &Serial,
                 );

@@ -1,6 +1,6 @@
 //! The reference index: every boid is a candidate for every query.
 
-use super::NeighbourIndex;
+use super::candidates::NeighbourIndex;
 use crate::math::Vector;
 use crate::parallel::Executor;
 use crate::space::Space;

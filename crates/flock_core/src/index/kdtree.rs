@@ -2,7 +2,7 @@
 
 use kiddo::{ImmutableKdTree, SquaredEuclidean};
 
-use super::NeighbourIndex;
+use super::candidates::NeighbourIndex;
 use crate::edges::wrap_point;
 use crate::math::{DIMENSIONS, Vector};
 use crate::parallel::Executor;

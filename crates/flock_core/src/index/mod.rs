@@ -5,37 +5,20 @@
 //! because candidates come sorted, the same forces bit for bit.
 
 mod brute;
+pub(crate) mod candidates;
 mod grid;
 mod kdtree;
 
 pub use brute::BruteForce;
+pub use candidates::NeighbourIndex;
 pub use grid::{Grid, Lanes};
 pub use kdtree::KdTree;
 
-use crate::config::{IndexKind, RuleWeights};
+use crate::config::IndexKind;
 use crate::math::Vector;
 use crate::parallel::Executor;
-use crate::rules::{NeighbourStats, StepConstants, compute_forces};
+use crate::rules::{ForceInputs, NeighbourStats, compute_forces};
 use crate::space::Space;
-
-/// A spatial index over one snapshot of positions.
-pub trait NeighbourIndex {
-    /// Rebuilds the index over `positions` (a boid's index is its position in the slice), for
-    /// queries reaching up to `query_radius`.
-    /// The executor may split the work over threads; the result must not depend on it.
-    fn rebuild(
-        &mut self,
-        positions: &[Vector],
-        space: &Space,
-        query_radius: f32,
-        executor: &impl Executor,
-    );
-
-    /// Replaces `out` with the indexes of every boid that may lie within `radius` of `point`
-    /// (across the seams in a periodic space), in ascending order and without repeats.
-    /// It may contain farther boids; it never misses a nearer one.
-    fn candidates(&self, point: Vector, radius: f32, out: &mut Vec<u32>);
-}
 
 /// One of the built-in indexes, chosen at run time by [`IndexKind`].
 // A flock holds one index, so the grid's size (its per-axis buffers, larger in 3D) costs
@@ -76,23 +59,13 @@ impl AnyIndex {
     /// [`compute_forces`]: crate::compute_forces
     pub fn compute_forces(
         &mut self,
-        constants: &StepConstants,
-        positions: &[Vector],
-        velocities: &[Vector],
-        weights: &[RuleWeights],
+        inputs: ForceInputs,
         forces: &mut [Vector],
         executor: &impl Executor,
     ) -> NeighbourStats {
         match self {
-            Self::Grid(grid) => {
-                grid.compute_forces(constants, positions, velocities, weights, forces, executor)
-            }
-            other => {
-                let other = &*other;
-                compute_forces(
-                    other, constants, positions, velocities, weights, forces, executor,
-                )
-            }
+            Self::Grid(grid) => grid.compute_forces(inputs, forces, executor),
+            other => compute_forces(&*other, inputs, forces, executor),
         }
     }
 

@@ -1,139 +1,11 @@
 //! Containment (Reynolds 1999): stay inside a region by probing ahead and turning back from
-//! its boundary before reaching it. The region is any simple polygon in 2D (a pen, an arena)
-//! and a box in 3D; unlike wall avoidance it need not be the world's bounds.
+//! its boundary before reaching it. The region ([`Enclosure`], in [`shape`](crate::shape)) is
+//! any simple polygon in 2D (a pen, an arena) and a box in 3D; unlike wall avoidance it need
+//! not be the world's bounds.
 
 use super::Vehicle;
-use crate::math::{DIMENSIONS, Vector};
-#[cfg(not(flock_3d))]
-use crate::steering::Polygon;
-#[cfg(not(flock_3d))]
-use crate::steering::polygon::ray_crosses_segment;
-
-/// A region to stay inside: a polygon in 2D, a box aligned with the axes in 3D.
-#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
-#[derive(Clone, Debug, PartialEq)]
-pub enum Enclosure {
-    /// Inside a polygon, convex or not.
-    #[cfg(not(flock_3d))]
-    Polygon(Polygon),
-    /// Inside a box.
-    #[cfg(flock_3d)]
-    Cuboid {
-        /// Its centre.
-        centre: Vector,
-        /// Half its width, height and depth.
-        half_size: Vector,
-    },
-}
-
-impl Enclosure {
-    /// Whether it is a region at all: a polygon of at least three finite vertices (as
-    /// `Polygon::new` makes), a box with a finite centre and finite positive half sizes.
-    /// [`contain`] ignores one that is not.
-    pub fn is_valid(&self) -> bool {
-        match self {
-            #[cfg(not(flock_3d))]
-            Self::Polygon(polygon) => {
-                polygon.vertices().len() >= 3 && polygon.vertices().iter().all(|v| v.is_finite())
-            }
-            #[cfg(flock_3d)]
-            Self::Cuboid { centre, half_size } => {
-                centre.is_finite() && half_size.is_finite() && half_size.cmpgt(Vector::ZERO).all()
-            }
-        }
-    }
-
-    /// Whether `point` is inside.
-    pub fn contains(&self, point: Vector) -> bool {
-        match self {
-            #[cfg(not(flock_3d))]
-            Self::Polygon(polygon) => polygon.contains(point),
-            #[cfg(flock_3d)]
-            Self::Cuboid { centre, half_size } => (point - *centre).abs().cmplt(*half_size).all(),
-        }
-    }
-
-    /// The unit direction back inside from `point`: for a point outside, towards the nearest
-    /// point of the boundary; for one inside, away from the nearest boundary.
-    pub fn way_in(&self, point: Vector) -> Vector {
-        match self {
-            #[cfg(not(flock_3d))]
-            Self::Polygon(polygon) => {
-                let (nearest, outward) = polygon.nearest_edge(point);
-                if polygon.contains(point) {
-                    -outward
-                } else {
-                    (nearest - point).try_normalize().unwrap_or(-outward)
-                }
-            }
-            #[cfg(flock_3d)]
-            Self::Cuboid { centre, half_size } => {
-                let offset = point - *centre;
-                let outside = offset.abs() - *half_size;
-                if outside.cmpgt(Vector::ZERO).any() {
-                    // Towards the box's nearest point.
-                    let nearest = offset.clamp(-*half_size, *half_size);
-                    return (nearest - offset).normalize_or(-offset.signum());
-                }
-                // Inside: back from the nearest face.
-                let nearest = (1..DIMENSIONS).fold(0, |best, axis| {
-                    if outside[axis] > outside[best] {
-                        axis
-                    } else {
-                        best
-                    }
-                });
-                let mut way = Vector::ZERO;
-                way[nearest] = -offset[nearest].signum();
-                way
-            }
-        }
-    }
-}
-
-impl Enclosure {
-    /// Where the segment from `from` to `to` first crosses the boundary: the fraction of the
-    /// way, and the inward unit normal of the side it crosses; `None` if it crosses none.
-    fn crossing(&self, from: Vector, to: Vector) -> Option<(f32, Vector)> {
-        let way = to - from;
-        match self {
-            #[cfg(not(flock_3d))]
-            Self::Polygon(polygon) => polygon
-                .edges()
-                .filter_map(|(a, b)| {
-                    let at = ray_crosses_segment(from, way, a, b).filter(|&at| at <= 1.0)?;
-                    // Counter-clockwise: the inside is on the left of each edge.
-                    Some((at, (b - a).perp().normalize_or_zero()))
-                })
-                .min_by(|a, b| a.0.total_cmp(&b.0)),
-            #[cfg(flock_3d)]
-            Self::Cuboid { centre, half_size } => (0..DIMENSIONS)
-                .filter(|&axis| way[axis] != 0.0)
-                .map(|axis| {
-                    let side = centre[axis] + half_size[axis] * way[axis].signum();
-                    let mut inward = Vector::ZERO;
-                    inward[axis] = -way[axis].signum();
-                    ((side - from[axis]) / way[axis], inward)
-                })
-                .filter(|&(at, _)| (0.0..=1.0).contains(&at))
-                .min_by(|a, b| a.0.total_cmp(&b.0)),
-        }
-    }
-}
-
-/// Directions square to unit `heading`: its two sides in 2D, four in 3D.
-fn sides(heading: Vector) -> [Vector; 2 * (DIMENSIONS - 1)] {
-    #[cfg(not(flock_3d))]
-    {
-        let side = heading.perp();
-        [side, -side]
-    }
-    #[cfg(flock_3d)]
-    {
-        let (a, b) = heading.any_orthonormal_pair();
-        [a, -a, b, -b]
-    }
-}
+use crate::math::{Vector, square_to};
+use crate::shape::Enclosure;
 
 /// Reynolds' containment: probe `look_ahead` along the heading, and at the same distance at 30
 /// degrees to each side; every probe that crosses the boundary of `enclosure` steers back from
@@ -156,7 +28,7 @@ pub fn contain(vehicle: &Vehicle, enclosure: &Enclosure, look_ahead: f32) -> Vec
     }
     let (cos, sin) = (30f32.to_radians().cos(), 30f32.to_radians().sin());
     let ahead = std::iter::once((heading, 1.0));
-    let aside = sides(heading).map(|side| (heading * cos + side * sin, 0.5));
+    let aside = square_to(heading).map(|side| (heading * cos + side * sin, 0.5));
     let push: Vector = ahead
         .chain(aside)
         .filter_map(|(direction, weight)| {
@@ -173,7 +45,7 @@ pub fn contain(vehicle: &Vehicle, enclosure: &Enclosure, look_ahead: f32) -> Vec
     let push = if lateral(push).length_squared() < 0.0625 * push.length_squared() {
         let turn = lateral(enclosure.way_in(vehicle.position))
             .try_normalize()
-            .unwrap_or(sides(heading)[0]);
+            .unwrap_or(square_to(heading)[0]);
         push + turn * push.length()
     } else {
         push
@@ -185,6 +57,8 @@ pub fn contain(vehicle: &Vehicle, enclosure: &Enclosure, look_ahead: f32) -> Vec
 mod tests {
     use super::*;
     use crate::math::planar;
+    #[cfg(not(flock_3d))]
+    use crate::shape::Polygon;
     use crate::steering::test_support::vehicle;
 
     /// A square pen from (0, 0) to (10, 10) (in 3D a box as deep, centred on z = 0).

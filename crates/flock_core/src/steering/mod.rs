@@ -24,8 +24,6 @@ mod obstacles;
 mod offset_pursuit;
 mod orca;
 mod path;
-#[cfg(not(flock_3d))]
-mod polygon;
 mod pursuit;
 mod queue;
 mod seek;
@@ -37,7 +35,7 @@ mod wander;
 pub use collision_avoidance::{
     CollisionParams, Encounter, avoid_collisions, closest_approach, nearest_collision,
 };
-pub use containment::{Enclosure, contain};
+pub use containment::contain;
 pub use flee::{flee, flee_all};
 pub use flow_field::{Cell, FlowField, FlowFieldError, follow_flow};
 pub use formation::{
@@ -45,15 +43,23 @@ pub use formation::{
 };
 pub use frame::{level, local_to_world};
 pub use leader::{Leader, LeaderFollowParams, follow_leader, in_leader_way};
-pub use obstacles::{Rotation, Shape, avoid_obstacles, dodge, escape};
+pub use obstacles::{avoid_obstacles, dodge, escape};
 pub use offset_pursuit::{Frame, arrive_moving, offset_pursue};
 pub use orca::{
     ContactPass, ContactScratch, CrowdAgent, HalfSpace, OrcaAgent, OrcaCrowd, OrcaNeighbour,
     OrcaParams, OrcaScratch, STILL_SHARE, STILL_SPEED_FRACTION, orca_velocity,
 };
 pub use path::{PathDirection, PathError, PathFollowParams, PathProjection, Polyline, follow_path};
+// The shapes the behaviours steer by, where users of the behaviours find them.
+pub use crate::shape::{Enclosure, Rotation, Shape};
 #[cfg(not(flock_3d))]
-pub use polygon::{Polygon, PolygonError};
+pub use crate::shape::{Polygon, PolygonError};
+
+/// The segment geometry ORCA's obstacle constraints read (the polygon's, in 2D).
+#[cfg(not(flock_3d))]
+pub(crate) mod polygon {
+    pub(crate) use crate::shape::nearest_on_segment;
+}
 pub use pursuit::{evade, predict, pursue};
 pub use queue::{QueueParams, QueueState, queue};
 pub use seek::{arrival_velocity, arrive, seek};

@@ -1,334 +1,12 @@
 //! Obstacle avoidance: circles, rectangles (aligned or rotated) and polygons (2D); spheres,
-//! boxes (aligned or rotated) and capsules (3D) in the path.
+//! boxes (aligned or rotated) and capsules (3D) in the path. The geometry is
+//! [`shape`](crate::shape)'s; this is what a vehicle does about it.
 
 use std::borrow::Borrow;
 
 use super::Vehicle;
-#[cfg(not(flock_3d))]
-use super::polygon::{Polygon, ray_crosses_segment};
-use crate::math::{DIMENSIONS, Vector, cross_length, sideways_away};
-
-/// A rotation of this dimension: a 2 x 2 rotation matrix in 2D, a quaternion in 3D.
-#[cfg(not(flock_3d))]
-pub type Rotation = glam::Mat2;
-/// A rotation of this dimension: a 2 x 2 rotation matrix in 2D, a quaternion in 3D.
-#[cfg(flock_3d)]
-pub type Rotation = glam::Quat;
-
-/// An obstacle's outline: a circle, a rectangle (aligned with the axes or rotated) or a simple
-/// polygon in 2D; a sphere, a box (aligned or rotated) or a capsule in 3D. The variants are
-/// named for their dimension, as Bevy's primitives are; the code below reads the shapes both
-/// dimensions have as `Round`, `Aligned` and `Oriented`.
-#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
-#[derive(Clone, Debug, PartialEq)]
-pub enum Shape {
-    /// A round obstacle.
-    #[cfg(not(flock_3d))]
-    Circle {
-        /// Its centre.
-        centre: Vector,
-        /// Its radius.
-        radius: f32,
-    },
-    /// A rectangular obstacle.
-    #[cfg(not(flock_3d))]
-    Rect {
-        /// Its centre.
-        centre: Vector,
-        /// Half its width and half its height.
-        half_size: Vector,
-    },
-    /// A rectangle turned by `rotation` about its centre.
-    #[cfg(not(flock_3d))]
-    RotatedRect {
-        /// Its centre.
-        centre: Vector,
-        /// Half its width and half its height, before the rotation.
-        half_size: Vector,
-        /// Its rotation (a rotation matrix: `Mat2::from_angle`).
-        rotation: Rotation,
-    },
-    /// A polygon, convex or not, in world coordinates.
-    #[cfg(not(flock_3d))]
-    Polygon(Polygon),
-    /// A round obstacle.
-    #[cfg(flock_3d)]
-    Sphere {
-        /// Its centre.
-        centre: Vector,
-        /// Its radius.
-        radius: f32,
-    },
-    /// A box-shaped obstacle.
-    #[cfg(flock_3d)]
-    Cuboid {
-        /// Its centre.
-        centre: Vector,
-        /// Half its width, height and depth.
-        half_size: Vector,
-    },
-    /// A box turned by `rotation` about its centre.
-    #[cfg(flock_3d)]
-    OrientedCuboid {
-        /// Its centre.
-        centre: Vector,
-        /// Half its width, height and depth, before the rotation.
-        half_size: Vector,
-        /// Its rotation.
-        rotation: Rotation,
-    },
-    /// The points within `radius` of the segment from `start` to `end`.
-    #[cfg(flock_3d)]
-    Capsule {
-        /// One end of its axis.
-        start: Vector,
-        /// The other end of its axis.
-        end: Vector,
-        /// Its radius.
-        radius: f32,
-    },
-}
-
-#[cfg(not(flock_3d))]
-use Shape::{Circle as Round, Rect as Aligned, RotatedRect as Oriented};
-#[cfg(flock_3d)]
-use Shape::{Cuboid as Aligned, OrientedCuboid as Oriented, Sphere as Round};
-
-impl Shape {
-    /// The point it is dodged away from, for a vehicle at `position` whose path meets it at
-    /// `hit`: its centre; for a rotated box or a polygon, its centre (a polygon's mean vertex)
-    /// while that is ahead of the vehicle, then its point nearest the hit (a long or concave
-    /// shape can still be in the way when its middle is behind); for a capsule, its axis point
-    /// nearest the hit. (Aligned boxes keep their first behaviour: the centre.)
-    fn dodge_point(&self, position: Vector, hit: Vector) -> Vector {
-        match self {
-            Round { centre, .. } | Aligned { centre, .. } => *centre,
-            &Oriented {
-                centre,
-                half_size,
-                rotation,
-            } => {
-                if (centre - position).dot(hit - position) > 0.0 {
-                    centre
-                } else {
-                    // The box's point nearest the hit.
-                    let local = rotation.inverse() * (hit - centre);
-                    centre + rotation * local.clamp(-half_size, half_size)
-                }
-            }
-            #[cfg(not(flock_3d))]
-            Self::Polygon(polygon) => {
-                let centre = polygon.centre();
-                if (centre - position).dot(hit - position) > 0.0 {
-                    centre
-                } else {
-                    polygon.nearest_edge(hit).0
-                }
-            }
-            #[cfg(flock_3d)]
-            Self::Capsule { start, end, .. } => nearest_on_segment(hit, *start, *end),
-        }
-    }
-
-    /// How far along `heading` from `position` the path first meets this shape grown by
-    /// `clearance` (zero if it starts inside the grown shape), or `None` if it never does.
-    pub(crate) fn path_entry(
-        &self,
-        position: Vector,
-        heading: Vector,
-        clearance: f32,
-    ) -> Option<f32> {
-        match self {
-            &Oriented {
-                centre,
-                half_size,
-                rotation,
-            } => {
-                let inverse = rotation.inverse();
-                let local = |point: Vector| inverse * point;
-                let aligned = Aligned {
-                    centre: Vector::ZERO,
-                    half_size,
-                };
-                aligned.path_entry(local(position - centre), local(heading), clearance)
-            }
-            #[cfg(not(flock_3d))]
-            Self::Polygon(polygon) => {
-                // The polygon grown by the clearance is the union of the polygon and a capsule
-                // around each edge; the path enters it where it first meets one of them.
-                polygon
-                    .edges()
-                    .filter_map(|(a, b)| {
-                        let crossing = ray_crosses_segment(position, heading, a, b);
-                        let near = capsule_entry(position, heading, a, b, clearance);
-                        crossing.into_iter().chain(near).reduce(f32::min)
-                    })
-                    .reduce(f32::min)
-            }
-            #[cfg(flock_3d)]
-            &Self::Capsule { start, end, radius } => {
-                capsule_entry(position, heading, start, end, radius + clearance)
-            }
-            _ => self.round_or_aligned_entry(position, heading, clearance),
-        }
-    }
-
-    /// [`path_entry`](Self::path_entry) for a circle (sphere) or an aligned rectangle (box).
-    fn round_or_aligned_entry(
-        &self,
-        position: Vector,
-        heading: Vector,
-        clearance: f32,
-    ) -> Option<f32> {
-        match *self {
-            Round { centre, radius } => {
-                let offset = centre - position;
-                let reach = radius + clearance;
-                let lateral = cross_length(offset, heading);
-                let half_chord_squared = reach * reach - lateral * lateral;
-                (half_chord_squared > 0.0)
-                    .then(|| (offset.dot(heading) - half_chord_squared.sqrt()).max(0.0))
-            }
-            Aligned { centre, half_size } => {
-                // The slab method: the ray is inside the box between the last entry and the
-                // first exit over both axes.
-                let grown = half_size + Vector::splat(clearance);
-                let (low, high) = (centre - grown - position, centre + grown - position);
-                let mut entry = f32::NEG_INFINITY;
-                let mut exit = f32::INFINITY;
-                for axis in 0..DIMENSIONS {
-                    if heading[axis] == 0.0 {
-                        if low[axis] > 0.0 || high[axis] < 0.0 {
-                            return None;
-                        }
-                        continue;
-                    }
-                    let (a, b) = (low[axis] / heading[axis], high[axis] / heading[axis]);
-                    entry = entry.max(a.min(b));
-                    exit = exit.min(a.max(b));
-                }
-                (exit >= entry.max(0.0)).then(|| entry.max(0.0))
-            }
-            _ => None,
-        }
-    }
-
-    /// The direction out of this shape for a point inside it, or `None` for a point outside.
-    pub(crate) fn way_out(&self, point: Vector) -> Option<Vector> {
-        match self {
-            &Oriented {
-                centre,
-                half_size,
-                rotation,
-            } => {
-                let aligned = Aligned {
-                    centre: Vector::ZERO,
-                    half_size,
-                };
-                let local = rotation.inverse() * (point - centre);
-                aligned.way_out(local).map(|way| rotation * way)
-            }
-            #[cfg(not(flock_3d))]
-            Self::Polygon(polygon) => polygon
-                .contains(point)
-                .then(|| polygon.nearest_edge(point).1),
-            #[cfg(flock_3d)]
-            &Self::Capsule { start, end, radius } => {
-                let out = point - nearest_on_segment(point, start, end);
-                (out.length_squared() < radius * radius).then(|| {
-                    out.try_normalize()
-                        .unwrap_or_else(|| (end - start).any_orthonormal_vector())
-                })
-            }
-            _ => self.round_or_aligned_way_out(point),
-        }
-    }
-
-    /// [`way_out`](Self::way_out) for a circle (sphere) or an aligned rectangle (box).
-    fn round_or_aligned_way_out(&self, point: Vector) -> Option<Vector> {
-        match *self {
-            Round { centre, radius } => {
-                let out = point - centre;
-                (out.length_squared() < radius * radius).then(|| out.normalize_or(Vector::X))
-            }
-            Aligned { centre, half_size } => {
-                let out = point - centre;
-                let depth = half_size - out.abs();
-                // Out through the nearest side (the last axis of a tie).
-                depth.cmpgt(Vector::ZERO).all().then(|| {
-                    let nearest = (1..DIMENSIONS).fold(0, |best, axis| {
-                        if depth[axis] <= depth[best] {
-                            axis
-                        } else {
-                            best
-                        }
-                    });
-                    let mut way = Vector::ZERO;
-                    way[nearest] = out[nearest].signum();
-                    way
-                })
-            }
-            _ => None,
-        }
-    }
-}
-
-/// The point of segment `a`-`b` nearest `point`.
-fn nearest_on_segment(point: Vector, a: Vector, b: Vector) -> Vector {
-    let along = b - a;
-    let length_squared = along.length_squared();
-    if length_squared == 0.0 {
-        return a;
-    }
-    a + along * ((point - a).dot(along) / length_squared).clamp(0.0, 1.0)
-}
-
-/// How far along unit `heading` from `origin` the ray first comes within `radius` of the
-/// segment `a`-`b` (zero if it starts that close), or `None` if it never does: the ray against
-/// a capsule, in either dimension (Inigo Quilez's formulation, with dot products only).
-fn capsule_entry(
-    origin: Vector,
-    heading: Vector,
-    a: Vector,
-    b: Vector,
-    radius: f32,
-) -> Option<f32> {
-    if origin.distance_squared(nearest_on_segment(origin, a, b)) <= radius * radius {
-        return Some(0.0);
-    }
-    let (axis, from_a) = (b - a, origin - a);
-    let axis_squared = axis.dot(axis);
-    let axis_heading = axis.dot(heading);
-    let axis_from_a = axis.dot(from_a);
-    // Against the infinite cylinder (slab, in 2D) around the axis...
-    let k2 = axis_squared - axis_heading * axis_heading;
-    let k1 = axis_squared * heading.dot(from_a) - axis_from_a * axis_heading;
-    let k0 = axis_squared * from_a.dot(from_a)
-        - axis_from_a * axis_from_a
-        - radius * radius * axis_squared;
-    let discriminant = k1 * k1 - k2 * k0;
-    if discriminant < 0.0 {
-        return None;
-    }
-    if k2 > 0.0 {
-        let t = (-k1 - discriminant.sqrt()) / k2;
-        let along = axis_from_a + t * axis_heading;
-        if t >= 0.0 && along > 0.0 && along < axis_squared {
-            return Some(t);
-        }
-    }
-    // ...else against the balls at its ends.
-    [a, b]
-        .into_iter()
-        .filter_map(|end| {
-            let to_origin = origin - end;
-            let half_b = heading.dot(to_origin);
-            let h = half_b * half_b - (to_origin.dot(to_origin) - radius * radius);
-            let t = -half_b - h.max(0.0).sqrt();
-            (h >= 0.0 && t >= 0.0).then_some(t)
-        })
-        .reduce(f32::min)
-}
+use crate::math::{Vector, sideways_away};
+use crate::shape::Shape;
 
 /// Reynolds' obstacle avoidance: of the obstacles ahead that the vehicle's path (a corridor
 /// `clearance` wide on each side) meets within `look_ahead`, the nearest pushes the vehicle
@@ -350,7 +28,7 @@ pub fn avoid_obstacles(
         if heading == Vector::ZERO {
             continue;
         }
-        let Some(entry) = obstacle.path_entry(vehicle.position, heading, clearance) else {
+        let Some(entry) = obstacle.ray_entry(vehicle.position, heading, clearance) else {
             continue;
         };
         let hit = vehicle.position + heading * entry;
@@ -409,6 +87,10 @@ pub fn escape(vehicle: &Vehicle, out: Vector) -> Vector {
 mod tests {
     use super::*;
     use crate::math::{planar, world_size};
+    #[cfg(not(flock_3d))]
+    use crate::shape::Shape::{Circle as Round, Rect as Aligned};
+    #[cfg(flock_3d)]
+    use crate::shape::Shape::{Cuboid as Aligned, Sphere as Round};
     use crate::steering::test_support::vehicle;
 
     #[test]
@@ -491,7 +173,14 @@ mod tests {
 #[cfg(test)]
 mod shape_tests {
     use super::*;
+    use crate::math::Rotation;
     use crate::math::planar;
+    #[cfg(not(flock_3d))]
+    use crate::shape::Polygon;
+    #[cfg(flock_3d)]
+    use crate::shape::Shape::{Cuboid as Aligned, OrientedCuboid as Oriented};
+    #[cfg(not(flock_3d))]
+    use crate::shape::Shape::{Rect as Aligned, RotatedRect as Oriented};
     use crate::steering::test_support::vehicle;
 
     /// A quarter turn anticlockwise about the axis out of the plane.
@@ -580,7 +269,7 @@ mod shape_tests {
         assert!(force.y < 0.0 && force.x.abs() < 1e-4, "{force}");
         // End on, along the path: met at its near end's ball (0.1 off the path, 0.7 round).
         let end_on = capsule(planar(5.0, 0.1), planar(9.0, 0.1));
-        let entry = end_on.path_entry(Vector::ZERO, Vector::X, 0.2).unwrap();
+        let entry = end_on.ray_entry(Vector::ZERO, Vector::X, 0.2).unwrap();
         assert!((entry - (5.0 - (0.48f32).sqrt())).abs() < 1e-4, "{entry}");
         // Beside the path, parallel to it: missed.
         let beside = capsule(planar(2.0, 2.0), planar(8.0, 2.0));
@@ -595,7 +284,12 @@ mod shape_tests {
 #[cfg(test)]
 mod bad_shape_tests {
     use super::*;
+    use crate::math::Rotation;
     use crate::math::planar;
+    #[cfg(flock_3d)]
+    use crate::shape::Shape::OrientedCuboid as Oriented;
+    #[cfg(not(flock_3d))]
+    use crate::shape::Shape::RotatedRect as Oriented;
     use crate::steering::test_support::vehicle;
 
     #[test]

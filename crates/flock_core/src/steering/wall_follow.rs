@@ -2,6 +2,13 @@
 //! a boundary, an obstacle's outline or a pen's, keeping a chosen distance from it on a chosen
 //! side.
 //!
+//! A variant of Reynolds' behaviour: he steers from the vehicle's *predicted* position (where
+//! it will be a moment ahead at its velocity), and this steers from its *current* one. Every
+//! query then asks about a point the vehicle is at, so its distance from the wall is what it
+//! keeps now, not later; and a vehicle at rest (no prediction to make) still finds the wall
+//! and sets off along it. The look-ahead lies in the walk along the wall below instead, which
+//! rounds corners before the vehicle reaches them.
+//!
 //! Each step the vehicle finds the boundary's point nearest it, and from there the line it
 //! keeps to (the points at the chosen distance from the wall) and the direction along it that
 //! keeps the wall on the chosen hand. It walks that line `look_ahead` forwards and as far
@@ -17,9 +24,9 @@
 //! top, a pen's floor) no direction along it is to either hand, and the vehicle takes the one
 //! nearest its own heading.
 
-use super::obstacles::Shape;
-use super::{Enclosure, Vehicle};
-use crate::math::{DIMENSIONS, Vector};
+use super::Vehicle;
+use crate::math::{Vector, left_along_wall};
+use crate::shape::{Enclosure, Shape};
 
 /// Which hand of the vehicle the wall is on.
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
@@ -87,7 +94,7 @@ impl Wall<'_> {
     /// [`Enclosure::is_valid`] says).
     pub fn is_valid(&self) -> bool {
         match self {
-            Self::Outside(shape) => outline_is_valid(shape),
+            Self::Outside(shape) => shape.is_valid(),
             Self::Inside(enclosure) => enclosure.is_valid(),
         }
     }
@@ -98,9 +105,13 @@ impl Wall<'_> {
         if !point.is_finite() || !self.is_valid() {
             return None;
         }
-        let (nearest, outward, inside) = match self {
-            Self::Outside(shape) => outline_near(shape, point),
-            Self::Inside(enclosure) => enclosure_near(enclosure, point),
+        let crate::shape::Nearest {
+            point: nearest,
+            outward,
+            inside,
+        } = match self {
+            Self::Outside(shape) => shape.nearest(point),
+            Self::Inside(enclosure) => enclosure.nearest(point),
         };
         let (face_normal, on_free_side) = match self {
             Self::Outside(_) => (outward, !inside),
@@ -188,163 +199,11 @@ fn walk_along(
 /// on the `side` hand. In 3D, where the wall faces straight up or down, the direction along it
 /// nearest `heading` (any, for a heading square to it).
 fn along_wall(normal: Vector, side: WallSide, heading: Vector) -> Vector {
-    #[cfg(not(flock_3d))]
-    let left = normal.perp();
-    #[cfg(flock_3d)]
-    let Some(left) = Vector::Y.cross(normal).try_normalize() else {
-        return (heading - normal * heading.dot(normal))
-            .try_normalize()
-            .unwrap_or_else(|| normal.any_orthonormal_vector());
-    };
-    #[cfg(not(flock_3d))]
-    let _ = heading;
-    match side {
-        WallSide::Left => left,
-        WallSide::Right => -left,
+    match (left_along_wall(normal, heading), side) {
+        (Ok(left), WallSide::Left) => left,
+        (Ok(left), WallSide::Right) => -left,
+        (Err(nearest_heading), _) => nearest_heading,
     }
-}
-
-/// Whether an obstacle's numbers are finite and its sizes not negative.
-fn outline_is_valid(shape: &Shape) -> bool {
-    let size = |value: f32| value.is_finite() && value >= 0.0;
-    match shape {
-        #[cfg(not(flock_3d))]
-        Shape::Circle { centre, radius } => centre.is_finite() && size(*radius),
-        #[cfg(not(flock_3d))]
-        Shape::Rect { centre, half_size } => {
-            centre.is_finite() && half_size.to_array().into_iter().all(size)
-        }
-        #[cfg(not(flock_3d))]
-        Shape::RotatedRect {
-            centre,
-            half_size,
-            rotation,
-        } => {
-            centre.is_finite() && half_size.to_array().into_iter().all(size) && rotation.is_finite()
-        }
-        #[cfg(not(flock_3d))]
-        Shape::Polygon(polygon) => {
-            polygon.vertices().len() >= 3 && polygon.vertices().iter().all(|v| v.is_finite())
-        }
-        #[cfg(flock_3d)]
-        Shape::Sphere { centre, radius } => centre.is_finite() && size(*radius),
-        #[cfg(flock_3d)]
-        Shape::Cuboid { centre, half_size } => {
-            centre.is_finite() && half_size.to_array().into_iter().all(size)
-        }
-        #[cfg(flock_3d)]
-        Shape::OrientedCuboid {
-            centre,
-            half_size,
-            rotation,
-        } => {
-            centre.is_finite()
-                && half_size.to_array().into_iter().all(size)
-                && rotation.is_finite()
-                && rotation.is_normalized()
-        }
-        #[cfg(flock_3d)]
-        Shape::Capsule { start, end, radius } => {
-            start.is_finite() && end.is_finite() && size(*radius)
-        }
-    }
-}
-
-/// An obstacle's outline point nearest `point`, the outward unit normal of the outline there,
-/// and whether `point` is inside the obstacle.
-fn outline_near(shape: &Shape, point: Vector) -> (Vector, Vector, bool) {
-    match shape {
-        #[cfg(not(flock_3d))]
-        &Shape::Circle { centre, radius } => ball_near(centre, radius, point),
-        #[cfg(flock_3d)]
-        &Shape::Sphere { centre, radius } => ball_near(centre, radius, point),
-        #[cfg(not(flock_3d))]
-        &Shape::Rect { centre, half_size } => box_near(centre, half_size, point),
-        #[cfg(flock_3d)]
-        &Shape::Cuboid { centre, half_size } => box_near(centre, half_size, point),
-        #[cfg(not(flock_3d))]
-        &Shape::RotatedRect {
-            centre,
-            half_size,
-            rotation,
-        } => {
-            let local = rotation.inverse() * (point - centre);
-            let (nearest, outward, inside) = box_near(Vector::ZERO, half_size, local);
-            (centre + rotation * nearest, rotation * outward, inside)
-        }
-        #[cfg(flock_3d)]
-        &Shape::OrientedCuboid {
-            centre,
-            half_size,
-            rotation,
-        } => {
-            let local = rotation.inverse() * (point - centre);
-            let (nearest, outward, inside) = box_near(Vector::ZERO, half_size, local);
-            (centre + rotation * nearest, rotation * outward, inside)
-        }
-        #[cfg(not(flock_3d))]
-        Shape::Polygon(polygon) => {
-            let (nearest, outward) = polygon.nearest_edge(point);
-            (nearest, outward, polygon.contains(point))
-        }
-        #[cfg(flock_3d)]
-        &Shape::Capsule { start, end, radius } => {
-            let axis = end - start;
-            let along = ((point - start).dot(axis) / axis.length_squared()).clamp(0.0, 1.0);
-            // A capsule whose ends meet is a ball.
-            let spine = start + axis * if along.is_finite() { along } else { 0.0 };
-            ball_near(spine, radius, point)
-        }
-    }
-}
-
-/// A pen's boundary point nearest `point`, the outward unit normal of the boundary there, and
-/// whether `point` is inside the pen.
-fn enclosure_near(enclosure: &Enclosure, point: Vector) -> (Vector, Vector, bool) {
-    match enclosure {
-        #[cfg(not(flock_3d))]
-        Enclosure::Polygon(polygon) => {
-            let (nearest, outward) = polygon.nearest_edge(point);
-            (nearest, outward, polygon.contains(point))
-        }
-        #[cfg(flock_3d)]
-        &Enclosure::Cuboid { centre, half_size } => box_near(centre, half_size, point),
-    }
-}
-
-/// A ball's surface point nearest `point`, the outward normal there, and whether `point` is
-/// inside. From the centre itself, the point along +x.
-fn ball_near(centre: Vector, radius: f32, point: Vector) -> (Vector, Vector, bool) {
-    let offset = point - centre;
-    let outward = offset.try_normalize().unwrap_or(Vector::X);
-    let inside = offset.length_squared() < radius * radius;
-    (centre + outward * radius, outward, inside)
-}
-
-/// A box's surface point nearest `point`, the outward normal of the face it is on (for a point
-/// outside, the face it is farthest beyond), and whether `point` is inside.
-fn box_near(centre: Vector, half_size: Vector, point: Vector) -> (Vector, Vector, bool) {
-    let local = point - centre;
-    let beyond = local.abs() - half_size;
-    let axis = (1..DIMENSIONS).fold(0, |best, axis| {
-        if beyond[axis] > beyond[best] {
-            axis
-        } else {
-            best
-        }
-    });
-    let mut outward = Vector::ZERO;
-    outward[axis] = local[axis].signum();
-    let inside = beyond.cmplt(Vector::ZERO).all();
-    let nearest = if inside {
-        // Out through the nearest face.
-        let mut on_face = local;
-        on_face[axis] = half_size[axis] * outward[axis];
-        on_face
-    } else {
-        local.clamp(-half_size, half_size)
-    };
-    (centre + nearest, outward, inside)
 }
 
 #[cfg(test)]

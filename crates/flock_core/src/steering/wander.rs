@@ -42,18 +42,22 @@ impl WanderParams {
     /// The cocos2d-x crowd demo's wanderer in pixels and seconds at 60 fps: circle 30 ahead and
     /// radius 15 (per frame: 1800 and 900 px/s), the angle jittering by up to 180 degrees a step;
     /// no home.
-    pub const SEED_003: Self = Self {
+    pub const COCOS2D_DEMO: Self = Self {
         circle_distance: 30.0 * 60.0,
         circle_radius: 15.0 * 60.0,
         angle_change: std::f32::consts::PI,
         home: None,
     };
+
+    /// [`WanderParams::COCOS2D_DEMO`], under the name of its source document's file.
+    #[deprecated(note = "named after its source: use `WanderParams::COCOS2D_DEMO`")]
+    pub const SEED_003: Self = Self::COCOS2D_DEMO;
 }
 
 impl Default for WanderParams {
-    /// [`WanderParams::SEED_003`].
+    /// [`WanderParams::COCOS2D_DEMO`].
     fn default() -> Self {
-        Self::SEED_003
+        Self::COCOS2D_DEMO
     }
 }
 
@@ -144,7 +148,7 @@ fn move_wander_point(direction: &mut Vector, jitter: Vector, angle_change: f32) 
         return;
     };
     let angle = across.length().min(0.5) * angle_change;
-    let turned = *direction * crate::lockstep::cos(angle) + way * crate::lockstep::sin(angle);
+    let turned = *direction * crate::math::cos(angle) + way * crate::math::sin(angle);
     if let Some(turned) = turned.try_normalize() {
         *direction = turned;
     }
@@ -155,6 +159,13 @@ mod tests {
     use super::*;
     use crate::math::planar;
     use crate::steering::test_support::vehicle;
+
+    #[test]
+    #[allow(deprecated)]
+    fn the_old_name_is_the_crowd_demo_wanderer() {
+        assert_eq!(WanderParams::SEED_003, WanderParams::COCOS2D_DEMO);
+        assert_eq!(WanderParams::default(), WanderParams::COCOS2D_DEMO);
+    }
 
     /// The 2D state is an angle; flock_core3d's `tests/steering_3d.rs` checks the sphere.
     #[cfg(not(flock_3d))]

@@ -3,8 +3,8 @@
 
 use kernel::index::Lanes;
 use kernel::{
-    AnyIndex, Executor, FlockConfig, Grid, IndexKind, NeighbourIndex, NeighbourStats, RuleForces,
-    RuleWeights, ScopedThreads, Serial, StepConstants, Vector, rule_forces,
+    AnyIndex, Executor, FlockConfig, ForceInputs, Grid, IndexKind, NeighbourIndex, NeighbourStats,
+    RuleForces, RuleWeights, ScopedThreads, Serial, StepConstants, Vector, rule_forces,
 };
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -80,10 +80,7 @@ pub fn forces_with_weights(
     let (mut index, constants) = built_index(kind, config, state);
     let mut forces = vec![Vector::NAN; state.positions.len()];
     let stats = index.compute_forces(
-        &constants,
-        &state.positions,
-        &state.velocities,
-        weights,
+        ForceInputs::new(&constants, &state.positions, &state.velocities, weights),
         &mut forces,
         executor,
     );
@@ -209,10 +206,7 @@ pub fn lane_forces(
     let mut forces = vec![Vector::NAN; state.positions.len()];
     let stats = grid.compute_forces_on_lanes(
         lanes,
-        &constants,
-        &state.positions,
-        &state.velocities,
-        &weights,
+        ForceInputs::new(&constants, &state.positions, &state.velocities, &weights),
         &mut forces,
         &ScopedThreads(2),
     )?;

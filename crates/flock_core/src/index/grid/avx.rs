@@ -4,7 +4,7 @@
 //! in two registers of eight, the sixteen logical lanes every width adds in (see
 //! [`super::steer`]).
 
-use super::steer::{BoidQuery, Run, Sorted};
+use super::pass::{BoidQuery, Run, Sorted};
 use crate::rules::RuleSums;
 
 pub(super) use x86::{accumulate_runs, available};
@@ -12,8 +12,7 @@ pub(super) use x86::{accumulate_runs, available};
 mod x86 {
     use std::arch::x86_64::*;
 
-    use super::super::sse::EMPTY;
-    use super::super::steer::{LOGICAL_LANES, sum_four};
+    use super::super::pass::{EMPTY, LOGICAL_LANES, add_each_run, sum_four};
     use super::{BoidQuery, RuleSums, Run, Sorted};
     use crate::math::{DIMENSIONS, Vector};
 
@@ -82,16 +81,7 @@ mod x86 {
             alignment: zero,
             cohesion: zero,
         };
-        for run in runs {
-            let origin = query.position - run.offset;
-            let origin: Axes = std::array::from_fn(|axis| _mm256_set1_ps(origin[axis]));
-            match (query.cos_half_view.is_some(), query.shared_reach) {
-                (true, true) => add_run::<true, true>(&mut lanes, sorted, run, &origin),
-                (true, false) => add_run::<true, false>(&mut lanes, sorted, run, &origin),
-                (false, true) => add_run::<false, true>(&mut lanes, sorted, run, &origin),
-                (false, false) => add_run::<false, false>(&mut lanes, sorted, run, &origin),
-            }
-        }
+        add_each_run!(&mut lanes, sorted, runs, query, _mm256_set1_ps, add_run);
         let [low, high] = &lanes.halves;
         RuleSums {
             away: sum_axes(&low.away, &high.away),

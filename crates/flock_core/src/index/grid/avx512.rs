@@ -4,7 +4,7 @@
 //! so a run's last, partial batch needs no padding. The sixteen lanes are the sixteen logical
 //! lanes every width adds in (see [`super::steer`]), summed by the same tree.
 
-use super::steer::{BoidQuery, Run, Sorted};
+use super::pass::{BoidQuery, Run, Sorted};
 use crate::rules::RuleSums;
 
 pub(super) use x86::{accumulate_runs, available};
@@ -12,6 +12,7 @@ pub(super) use x86::{accumulate_runs, available};
 mod x86 {
     use std::arch::x86_64::*;
 
+    use super::super::pass::add_each_run;
     use super::{BoidQuery, RuleSums, Run, Sorted};
     use crate::math::{DIMENSIONS, Vector};
 
@@ -66,16 +67,7 @@ mod x86 {
             offset: [zero; DIMENSIONS],
             cohesion: zero,
         };
-        for run in runs {
-            let origin = query.position - run.offset;
-            let origin: Axes = std::array::from_fn(|axis| _mm512_set1_ps(origin[axis]));
-            match (query.cos_half_view.is_some(), query.shared_reach) {
-                (true, true) => add_run::<true, true>(&mut lanes, sorted, run, &origin),
-                (true, false) => add_run::<true, false>(&mut lanes, sorted, run, &origin),
-                (false, true) => add_run::<false, true>(&mut lanes, sorted, run, &origin),
-                (false, false) => add_run::<false, false>(&mut lanes, sorted, run, &origin),
-            }
-        }
+        add_each_run!(&mut lanes, sorted, runs, query, _mm512_set1_ps, add_run);
         // Every sum's registers in one list (three rules of an axis each and a count), summed
         // four registers at a time.
         let mut registers = [zero; SUMS];
@@ -232,7 +224,7 @@ mod x86 {
 
     /// The sum of each register's sixteen lanes by the shared tree: lane i plus lane i + 8,
     /// then i plus i + 4, then the last four `[a, b, c, d]` as `(a + c) + (b + d)`
-    /// ([`sum_four`](super::super::steer::sum_four)'s order). Each level works on four
+    /// ([`sum_four`](super::super::pass::sum_four)'s order). Each level works on four
     /// registers at once, their halves or quarters shuffled side by side, rather than on one
     /// register's at a time.
     #[target_feature(enable = "avx512f")]

@@ -6,6 +6,7 @@
 mod avx;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+mod pass;
 mod sse;
 mod steer;
 
@@ -14,7 +15,7 @@ pub use steer::Lanes;
 
 use std::marker::PhantomData;
 
-use super::NeighbourIndex;
+use super::candidates::NeighbourIndex;
 use crate::edges::wrap_point;
 use crate::math::{DIMENSIONS, Vector, widen};
 use crate::parallel::{Executor, chunk_len_for, fill};
@@ -49,10 +50,10 @@ pub struct Grid {
     placed: Vec<Placed>,
     sorted: Vec<Placed>,
     parts: Vec<Part>,
-    /// The sorted positions, one array per axis, then [`steer::PADDING`] NaN slots.
+    /// The sorted positions, one array per axis, then [`pass::PADDING`] NaN slots.
     coordinates: [Vec<f32>; DIMENSIONS],
     // Scratch of the steering pass, kept so a step allocates nothing once the flock is sized:
-    // the sorted velocities, one array per axis, then `steer::PADDING` zeros.
+    // the sorted velocities, one array per axis, then `pass::PADDING` zeros.
     speeds: [Vec<f32>; DIMENSIONS],
     sorted_weights: Vec<crate::RuleWeights>,
     sorted_forces: Vec<Vector>,
@@ -421,7 +422,7 @@ impl NeighbourIndex for Grid {
         self.order.resize(count, 0);
         self.slot_cell.resize(count, 0);
         for (axis, coordinates) in self.coordinates.iter_mut().enumerate() {
-            coordinates.resize(count + steer::PADDING, f32::NAN);
+            coordinates.resize(count + pass::PADDING, f32::NAN);
             coordinates[count..].fill(f32::NAN);
             fill(executor, &mut coordinates[..count], chunk_len, |slot| {
                 sorted[slot].position[axis]

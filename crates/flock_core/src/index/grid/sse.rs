@@ -8,7 +8,7 @@
 
 use glam::{BVec4A, Vec4};
 
-use super::steer::{BoidQuery, LOGICAL_LANES, Run, Sorted, sum_four};
+use super::pass::{BoidQuery, EMPTY, LOGICAL_LANES, Run, Sorted, add_each_run, sum_four};
 use crate::math::{DIMENSIONS, Vector};
 use crate::rules::RuleSums;
 
@@ -17,11 +17,6 @@ const LANES: usize = 4;
 /// Registers of four that make up the sixteen logical lanes.
 const QUARTERS: usize = LOGICAL_LANES / LANES;
 
-/// The position of lanes past a run's end: NaN, whose distance fails every comparison, so it
-/// is nobody's neighbour wherever the boid is (a finite "far away" spot would be somebody's
-/// neighbour in a world without edges), and every sum masks its products.
-pub(super) const EMPTY: f32 = f32::NAN;
-
 /// One value per axis, each in every lane.
 type Axes = [Vec4; DIMENSIONS];
 
@@ -29,16 +24,15 @@ type Axes = [Vec4; DIMENSIONS];
 pub(super) fn accumulate_runs(sorted: &Sorted, runs: &[Run], query: &BoidQuery) -> RuleSums {
     let mut lanes = Lanes::default();
     let constants = Constants::new(query);
-    for run in runs {
-        let origin = query.position - run.offset;
-        let origin: Axes = std::array::from_fn(|axis| Vec4::splat(origin[axis]));
-        match (query.cos_half_view.is_some(), query.shared_reach) {
-            (true, true) => lanes.add_run::<true, true>(sorted, run, &origin, &constants),
-            (true, false) => lanes.add_run::<true, false>(sorted, run, &origin, &constants),
-            (false, true) => lanes.add_run::<false, true>(sorted, run, &origin, &constants),
-            (false, false) => lanes.add_run::<false, false>(sorted, run, &origin, &constants),
-        }
-    }
+    add_each_run!(
+        &mut lanes,
+        sorted,
+        runs,
+        query,
+        Vec4::splat,
+        Lanes::add_run,
+        &constants
+    );
     lanes.total()
 }
 

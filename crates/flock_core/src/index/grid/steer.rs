@@ -11,7 +11,8 @@
 //! terms are added in. Every lane width therefore adds in the same order, that of sixteen
 //! *logical lanes*: candidate `j` of a run (counting from the run's first slot) goes to logical
 //! lane `j % 16`, each logical lane adds its candidates in slot order, run after run, and the
-//! sixteen lanes are summed at the end by one fixed tree ([`LOGICAL_LANES`], [`sum_four`]).
+//! sixteen lanes are summed at the end by one fixed tree (`LOGICAL_LANES` and `sum_four`, in
+//! [`super::pass`] with the rest the lanes share).
 //! AVX-512 holds the sixteen lanes in one register; AVX in two registers of eight (lanes 0-7
 //! and 8-15), SSE in four of four. A lane a width skips (past a run's end) is one that adds
 //! nothing in the others, and adding `+0.0` to a sum that starts at `+0.0` never changes it, so
@@ -20,43 +21,27 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
+use super::pass::{BoidQuery, PADDING, Run, Sorted};
 use super::{Grid, Layout, cell_run, sse};
 #[cfg(target_arch = "x86_64")]
 use super::{avx, avx512};
 use crate::config::RuleWeights;
 use crate::math::{DIMENSIONS, Vector};
 use crate::parallel::{Executor, chunk_len_for, fill};
-use crate::rules::{NeighbourStats, RuleSums, StepConstants, compute_forces, usable_velocity};
+use crate::rules::{
+    ForceInputs, NeighbourStats, RuleSums, StepConstants, compute_forces, usable_velocity,
+};
 
 /// Boids whose sums are gathered before their forces are computed.
 const BLOCK: usize = 32;
 
-/// The sorted buffers the pass reads.
+/// The grid's cells in sorted order, and the columns the lanes read.
 #[derive(Clone, Copy)]
-pub(super) struct Sorted<'a> {
-    pub layout: &'a Layout,
-    pub cell_start: &'a [u32],
-    pub slot_cell: &'a [u32],
-    /// Positions, one array per axis.
-    pub coordinates: [&'a [f32]; DIMENSIONS],
-    /// Velocities, one array per axis.
-    pub speeds: [&'a [f32]; DIMENSIONS],
-}
-
-/// The logical lanes every width sums in (see the module docs).
-pub(super) const LOGICAL_LANES: usize = 16;
-
-/// Slots past the last boid in the sorted arrays (positions NaN, velocities zero), so a batch
-/// that starts inside a run may always load a full register: the lanes past the run's end are
-/// masked off, and past the last boid they read the padding instead of beyond the buffer.
-pub(super) const PADDING: usize = LOGICAL_LANES;
-
-/// The last step of the fixed reduction tree shared by every width: sixteen logical lanes are
-/// first halved (lane `i` plus lane `i + 8`), then halved again (`i` plus `i + 4`), giving four
-/// lanes `[a, b, c, d]` that this adds as `(a + c) + (b + d)`.
-#[inline(always)]
-pub(super) fn sum_four(lanes: [f32; 4]) -> f32 {
-    (lanes[0] + lanes[2]) + (lanes[1] + lanes[3])
+struct Cells<'a> {
+    layout: &'a Layout,
+    cell_start: &'a [u32],
+    slot_cell: &'a [u32],
+    sorted: Sorted<'a>,
 }
 
 /// The rows of the stencil: 3 in 2D, 3 x 3 in 3D.
@@ -64,32 +49,6 @@ const STENCIL_ROWS: usize = 3usize.pow(DIMENSIONS as u32 - 1);
 
 /// The most runs of one stencil: every row split in two at a seam.
 const MAX_RUNS: usize = 2 * STENCIL_ROWS;
-
-/// Sorted slots `start..end` to compare against, seen from `offset` (one world size across a
-/// seam, else zero): a neighbour through the seam is `x + offset` away.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Run {
-    pub start: usize,
-    pub end: usize,
-    pub offset: Vector,
-}
-
-/// One boid's question to its candidates.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct BoidQuery {
-    pub position: Vector,
-    /// Unit heading; only read when `cos_half_view` is set.
-    pub heading: Vector,
-    /// Cosine of half the view angle, when the boid has a limited view and a heading.
-    pub cos_half_view: Option<f32>,
-    pub separation_squared: f32,
-    pub alignment_squared: f32,
-    pub cohesion_squared: f32,
-    /// Whether alignment and cohesion share a radius (every preset): the lanes then compare
-    /// once for both rules and leave cohesion's count to [`Lanes::accumulate`], which copies
-    /// alignment's.
-    pub shared_reach: bool,
-}
 
 /// Which lane code runs: chosen once per step from what the processor has.
 #[doc(hidden)]
@@ -181,22 +140,11 @@ impl Grid {
     /// [`Neighbours::Nearest`]: crate::Neighbours::Nearest
     pub fn compute_forces(
         &mut self,
-        constants: &StepConstants,
-        positions: &[Vector],
-        velocities: &[Vector],
-        weights: &[RuleWeights],
+        inputs: ForceInputs,
         forces: &mut [Vector],
         executor: &impl Executor,
     ) -> NeighbourStats {
-        self.compute_forces_with_lanes(
-            constants,
-            positions,
-            velocities,
-            weights,
-            forces,
-            executor,
-            Lanes::in_use(),
-        )
+        self.compute_forces_with_lanes(inputs, forces, executor, Lanes::in_use())
     }
 
     /// [`Grid::compute_forces`] on the given lanes, if this processor runs them: for checking
@@ -205,44 +153,36 @@ impl Grid {
     pub fn compute_forces_on_lanes(
         &mut self,
         lanes: Lanes,
-        constants: &StepConstants,
-        positions: &[Vector],
-        velocities: &[Vector],
-        weights: &[RuleWeights],
+        inputs: ForceInputs,
         forces: &mut [Vector],
         executor: &impl Executor,
     ) -> Option<NeighbourStats> {
-        lanes.available().then(|| {
-            self.compute_forces_with_lanes(
-                constants, positions, velocities, weights, forces, executor, lanes,
-            )
-        })
+        (lanes.available()).then(|| self.compute_forces_with_lanes(inputs, forces, executor, lanes))
     }
 
     fn compute_forces_with_lanes(
         &mut self,
-        constants: &StepConstants,
-        positions: &[Vector],
-        velocities: &[Vector],
-        weights: &[RuleWeights],
+        inputs: ForceInputs,
         forces: &mut [Vector],
         executor: &impl Executor,
         lanes: Lanes,
     ) -> NeighbourStats {
         let count = self.order.len();
         assert_eq!(
-            positions.len(),
+            inputs.positions.len(),
             count,
             "rebuild the grid over these positions first"
         );
-        assert_eq!(velocities.len(), count, "one velocity per boid");
-        assert_eq!(weights.len(), count, "one set of weights per boid");
-        assert_eq!(forces.len(), count, "one force per boid");
-        if !self.layout.supports_runs() || constants.nearest.is_some() {
-            return compute_forces(
-                &*self, constants, positions, velocities, weights, forces, executor,
-            );
+        inputs.check(forces);
+        if !self.layout.supports_runs() || inputs.constants.nearest.is_some() {
+            return compute_forces(&*self, inputs, forces, executor);
         }
+        let ForceInputs {
+            constants,
+            velocities,
+            weights,
+            ..
+        } = inputs;
 
         // Gather what the pass reads per boid into cell order once, in parallel loops that
         // keep many loads in flight, rather than one random read per boid inside the pass.
@@ -275,12 +215,14 @@ impl Grid {
             });
         }
 
-        let sorted = Sorted {
+        let cells = Cells {
             layout: &self.layout,
             cell_start: &self.cell_start,
             slot_cell: &self.slot_cell,
-            coordinates: std::array::from_fn(|axis| self.coordinates[axis].as_slice()),
-            speeds: std::array::from_fn(|axis| self.speeds[axis].as_slice()),
+            sorted: Sorted {
+                coordinates: std::array::from_fn(|axis| self.coordinates[axis].as_slice()),
+                speeds: std::array::from_fn(|axis| self.speeds[axis].as_slice()),
+            },
         };
         let sorted_weights = &self.sorted_weights;
         let neighbours = AtomicU64::new(0);
@@ -296,14 +238,14 @@ impl Grid {
             for (block_start, forces) in (start..).step_by(BLOCK).zip(chunk.chunks_mut(BLOCK)) {
                 let slots = block_start..block_start + forces.len();
                 for (sums, slot) in block.iter_mut().zip(slots.clone()) {
-                    let cell = sorted.slot_cell[slot];
+                    let cell = cells.slot_cell[slot];
                     if cell != cell_runs.0 {
-                        let (runs, count) = sorted.runs(cell);
+                        let (runs, count) = cells.runs(cell);
                         cell_runs = (cell, runs, count);
                     }
                     let runs = &cell_runs.1[..cell_runs.2];
-                    let query = sorted.query(slot, constants);
-                    *sums = lanes.accumulate(&sorted, runs, &query);
+                    let query = cells.query(slot, constants);
+                    *sums = lanes.accumulate(&cells.sorted, runs, &query);
                     // Every neighbour is inside the largest radius, so the rule with that
                     // radius counted them all: no separate neighbour count in the hot loop.
                     sums.neighbours = sums
@@ -317,7 +259,7 @@ impl Grid {
                         .sum::<u64>();
                 }
                 for ((force, sums), slot) in forces.iter_mut().zip(&block).zip(slots) {
-                    let velocity = sorted.velocity(slot);
+                    let velocity = cells.sorted.velocity(slot);
                     let forces = sums.into_forces(velocity, constants);
                     let weights = match &uniform {
                         Some(weights) => weights,
@@ -359,40 +301,18 @@ fn uniform_weights(weights: &[RuleWeights]) -> Option<RuleWeights> {
     same.then_some(first)
 }
 
-/// The vector in `slot` of arrays held one per axis.
-#[inline]
-fn gather_axes(axes: &[&[f32]; DIMENSIONS], slot: usize) -> Vector {
-    let mut vector = Vector::ZERO;
-    for axis in 0..DIMENSIONS {
-        vector[axis] = axes[axis][slot];
-    }
-    vector
-}
-
-impl Sorted<'_> {
-    /// The position of the boid in sorted `slot`.
-    #[inline]
-    fn position(&self, slot: usize) -> Vector {
-        gather_axes(&self.coordinates, slot)
-    }
-
-    /// The velocity of the boid in sorted `slot`.
-    #[inline]
-    fn velocity(&self, slot: usize) -> Vector {
-        gather_axes(&self.speeds, slot)
-    }
-
+impl Cells<'_> {
     /// The question of the boid in sorted `slot`.
     #[inline]
     fn query(&self, slot: usize, constants: &StepConstants) -> BoidQuery {
         // Only a limited view reads the heading: a boid that sees all around (the default)
         // skips the square root and division.
         let heading = match constants.cos_half_view {
-            Some(_) => self.velocity(slot).normalize_or_zero(),
+            Some(_) => self.sorted.velocity(slot).normalize_or_zero(),
             None => Vector::ZERO,
         };
         BoidQuery {
-            position: self.position(slot),
+            position: self.sorted.position(slot),
             heading,
             // A boid at rest has no heading and sees all around.
             cos_half_view: constants.cos_half_view.filter(|_| heading != Vector::ZERO),

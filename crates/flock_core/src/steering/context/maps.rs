@@ -1,7 +1,7 @@
 //! The direction set and the two maps over it.
 
-use crate::lockstep::{cos, sin};
 use crate::math::Vector;
+use crate::math::{cos, sin};
 
 /// How many nearest directions each direction of the sphere blends with (3D): a Fibonacci
 /// sphere's points have about six nearest neighbours, as a hexagonal lattice does.

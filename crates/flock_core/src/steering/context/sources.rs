@@ -7,7 +7,7 @@
 
 use super::ContextMaps;
 use crate::math::{Bounds, DIMENSIONS, Vector};
-use crate::steering::Shape;
+use crate::shape::Shape;
 
 /// How much a slot pointing along `direction` serves a wish to go along unit `wish`: 1 along
 /// it, falling off with the angle to 0 straight against it. Wide on purpose: a way round an
@@ -111,7 +111,7 @@ pub fn obstacle_danger(
     } else {
         0.0
     };
-    if let Some((centre, radius)) = bounding_ball(obstacle)
+    if let Some((centre, radius)) = obstacle.bounding_ball()
         && position.distance(centre) > radius + clearance + look_ahead
     {
         return;
@@ -122,8 +122,8 @@ pub fn obstacle_danger(
         return;
     }
     maps.raise_danger_by(|direction| {
-        let entry = match obstacle.path_entry(position, direction, clearance) {
-            Some(entry) if entry <= 0.0 => obstacle.path_entry(position, direction, 0.0),
+        let entry = match obstacle.ray_entry(position, direction, clearance) {
+            Some(entry) if entry <= 0.0 => obstacle.ray_entry(position, direction, 0.0),
             entry => entry,
         };
         entry.map_or(0.0, |entry| 1.0 - entry / look_ahead)
@@ -193,38 +193,4 @@ fn closeness(position: Vector, point: Vector, radius: f32) -> Option<(Vector, f3
     let distance = offset.length();
     let towards = offset.try_normalize()?;
     (radius.is_finite() && distance < radius).then(|| (towards, 1.0 - distance / radius))
-}
-
-/// A ball around the whole obstacle (centre and radius), for skipping the far ones without a
-/// ray per slot; `None` when it is not finite.
-fn bounding_ball(obstacle: &Shape) -> Option<(Vector, f32)> {
-    let (centre, radius) = match obstacle {
-        #[cfg(not(flock_3d))]
-        &Shape::Circle { centre, radius } => (centre, radius),
-        #[cfg(not(flock_3d))]
-        &Shape::Rect { centre, half_size }
-        | &Shape::RotatedRect {
-            centre, half_size, ..
-        } => (centre, half_size.length()),
-        #[cfg(not(flock_3d))]
-        Shape::Polygon(polygon) => {
-            let centre = polygon.centre();
-            let radius = (polygon.vertices().iter())
-                .map(|vertex| vertex.distance(centre))
-                .fold(0.0, f32::max);
-            (centre, radius)
-        }
-        #[cfg(flock_3d)]
-        &Shape::Sphere { centre, radius } => (centre, radius),
-        #[cfg(flock_3d)]
-        &Shape::Cuboid { centre, half_size }
-        | &Shape::OrientedCuboid {
-            centre, half_size, ..
-        } => (centre, half_size.length()),
-        #[cfg(flock_3d)]
-        &Shape::Capsule { start, end, radius } => {
-            ((start + end) / 2.0, start.distance(end) / 2.0 + radius)
-        }
-    };
-    (centre.is_finite() && radius.is_finite()).then_some((centre, radius.abs()))
 }

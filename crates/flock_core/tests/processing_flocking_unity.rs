@@ -1,5 +1,5 @@
-//! One synchronous step of the kernel equals seed 002's formulas (the Unity port of Processing's
-//! *Flocking*, both versions) applied to the same snapshot, in the seed's per-frame units:
+//! One synchronous step of the kernel equals the formulas of the Unity port of Processing's
+//! *Flocking* (both versions) applied to the same snapshot, in the port's per-frame units:
 //! Unity's `normalized` (zero at a magnitude of 1e-5 or less), the unit initial velocity, and
 //! borders that jump to the opposite edge.
 
@@ -13,7 +13,7 @@ const MAX_FORCE: f32 = 0.001;
 const DESIRED_SEPARATION: f32 = 0.4;
 const NEIGHBOUR_DISTANCE: f32 = 0.8;
 
-/// Seed 002, second version, in per-frame units: used with `dt = 1`.
+/// The Unity port's second version, in per-frame units: used with `dt = 1`.
 fn seed_config(index: IndexKind) -> FlockConfig {
     FlockConfig {
         separation_radius: DESIRED_SEPARATION,
@@ -174,7 +174,7 @@ fn assert_close(actual: &[Vector], expected: &[Vector], what: &str) {
 }
 
 #[test]
-fn one_step_matches_seed_002_with_every_index() {
+fn one_step_matches_the_unity_port_with_every_index() {
     let (positions, velocities) = hand_made_state();
     let (expected_positions, expected_velocities) = seed_step(&positions, &velocities);
     for index in [IndexKind::BruteForce, IndexKind::KdTree, IndexKind::Grid] {

@@ -1,4 +1,4 @@
-//! Seed 001 (the ActionScript steering tutorial, chapter 10): one flock step of the document's
+//! The ActionScript steering tutorial (chapter 10): one flock step of the document's
 //! own rules, written as the document writes `flock()`, `inSight()` and `tooClose()`, equals
 //! `steering::sight_flock` combined and integrated as the plugin does, in per-frame units.
 //!

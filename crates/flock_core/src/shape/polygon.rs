@@ -4,6 +4,8 @@ use std::fmt;
 
 use glam::Vec2;
 
+use super::parts::{Nearest, nearest_on_segment};
+
 /// A simple polygon (its edges do not cross), convex or not, its vertices counter-clockwise.
 /// Built by [`Polygon::new`], which checks it.
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
@@ -134,6 +136,23 @@ impl Polygon {
         inside
     }
 
+    /// Whether it is still a polygon: at least three vertices, all finite (as [`Polygon::new`]
+    /// makes it; a value built otherwise, by reflection, may not be).
+    pub fn is_valid(&self) -> bool {
+        self.vertices.len() >= 3 && self.vertices.iter().all(|v| v.is_finite())
+    }
+
+    /// The point of its outline nearest `point`, the outward unit normal of that edge, and
+    /// whether `point` is inside.
+    pub fn nearest(&self, point: Vec2) -> Nearest {
+        let (nearest, outward) = self.nearest_edge(point);
+        Nearest {
+            point: nearest,
+            outward,
+            inside: self.contains(point),
+        }
+    }
+
     /// The point of its outline nearest `point`, and the outward unit normal of that edge.
     pub fn nearest_edge(&self, point: Vec2) -> (Vec2, Vec2) {
         let mut best = (f32::INFINITY, Vec2::ZERO, Vec2::X);
@@ -163,16 +182,6 @@ impl Polygon {
                 .any(|j| segments_cross(edges[i], edges[j]))
         })
     }
-}
-
-/// The point of segment `a`-`b` nearest `point`.
-pub(crate) fn nearest_on_segment(point: Vec2, a: Vec2, b: Vec2) -> Vec2 {
-    let along = b - a;
-    let length_squared = along.length_squared();
-    if length_squared == 0.0 {
-        return a;
-    }
-    a + along * ((point - a).dot(along) / length_squared).clamp(0.0, 1.0)
 }
 
 /// Whether two segments touch or cross.

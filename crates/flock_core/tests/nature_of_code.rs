@@ -1,4 +1,4 @@
-//! Seed 000 (*The Nature of Code*, 6.11, `separate()`): the kernel's separation equals the
+//! *The Nature of Code* (6.11, `separate()`): the kernel's separation equals the
 //! document's formula on a small hand-made state, in the sketch's per-frame units.
 //!
 //! The document: for every other vehicle at a distance `0 < d < desiredseparation`, the unit
@@ -45,7 +45,7 @@ fn separate(me: usize, positions: &[Vector], velocity: Vector) -> Vector {
     limit(desired - velocity, MAX_FORCE)
 }
 
-/// Seed 000's flock in per-frame units (used with `dt = 1`): separation only, truncated.
+/// *The Nature of Code*'s flock in per-frame units (used with `dt = 1`): separation only, truncated.
 fn config(index: IndexKind) -> FlockConfig {
     FlockConfig {
         separation_radius: DESIRED_SEPARATION,

@@ -1,4 +1,4 @@
-//! Seed 003 (the cocos2d-x crowd demo, `MoveNode`): seek with its slow radius, flee from several
+//! The cocos2d-x crowd demo (`MoveNode`): seek with its slow radius, flee from several
 //! nodes, wander with its home, the combination and the wall push equal the document's formulas
 //! on a small hand-made state, in its per-frame units (`_dtSpeed = _speed * dt` is the speed per
 //! frame; the kernel's vehicles get it as their speed, with a response time of one frame).
@@ -176,11 +176,11 @@ fn wander_matches_the_document() {
     // The plugin's default in pixels and seconds is the same wanderer at 60 frames a second.
     assert_eq!(
         params.circle_distance * 60.0,
-        WanderParams::SEED_003.circle_distance
+        WanderParams::COCOS2D_DEMO.circle_distance
     );
     assert_eq!(
         params.circle_radius * 60.0,
-        WanderParams::SEED_003.circle_radius
+        WanderParams::COCOS2D_DEMO.circle_radius
     );
     let jitters = [0.5, -0.25, 0.1, -0.5, 0.3];
     for (position, velocity) in [

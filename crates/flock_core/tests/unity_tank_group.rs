@@ -1,4 +1,4 @@
-//! Seed 004 (the Unity tank group): the group direction and one `Drive` step equal the
+//! The Unity tank-group demo: the group direction and one `Drive` step equal the
 //! document's C# on a small hand-made state, written in Unity's terms: a tank's yaw in degrees
 //! about the up axis (clockwise seen from above), `forward = (sin yaw, cos yaw)` and
 //! `right = (cos yaw, -sin yaw)` on the ground plane (Unity's x and z are our x and y),
