@@ -13,7 +13,7 @@ mod support;
 use bevy::prelude::*;
 use bevy_flock::FlockRng;
 use bevy_flock::prelude::*;
-use bevy_flock::presets::field_of_view;
+use support::scenes::field_of_view;
 use rand::RngExt;
 
 const VEHICLES: usize = 30;

@@ -6,10 +6,12 @@ use flock_core::Vector;
 use flock_core::steering::Polygon;
 use flock_core::steering::{Shape, avoid_obstacles as obstacle_force, avoid_walls as wall_force};
 
-use crate::behaviours::{MotionLimits, Steerers, SteeringForce, add_forces, vehicle};
+use crate::behaviours::limits::MotionLimits;
+use crate::behaviours::steerers::{Steerers, add_forces, prioritised, vehicle};
 use crate::components::{Acceleration, Velocity};
 use crate::dimension::position_of;
 use crate::settings::ActiveFlockSettings;
+use crate::steering_force::SteeringForce;
 
 /// The cocos2d-x crowd demo's wall avoidance: look `look_ahead` along the heading and, for
 /// every wall of the flock's bounds that point is beyond, push straight inwards, changing the
@@ -41,6 +43,8 @@ pub struct AvoidObstacles {
     /// How much this force counts in the boid's sum.
     pub weight: f32,
 }
+
+prioritised!(AvoidObstacles => AvoidObstacles);
 
 /// An obstacle at the entity's translation, for boids with [`AvoidObstacles`], named for its
 /// dimension as Bevy's primitives are. In 2D (`bevy_flock`): a circle, a rectangle aligned

@@ -4,8 +4,9 @@ use bevy::prelude::*;
 use flock_core::steering::{Enclosure, contain};
 
 use crate::behaviours::reported::ReportedOnce;
-use crate::behaviours::{Steerers, SteeringForce, add_forces};
+use crate::behaviours::steerers::{Steerers, add_forces, prioritised};
 use crate::settings::ActiveFlockSettings;
+use crate::steering_force::SteeringForce;
 
 /// A region boids with [`StayInside`] keep to, in world coordinates (the entity's `Transform`
 /// is not used): a polygon in 2D (any simple polygon, checked by `flock_core`'s
@@ -29,6 +30,8 @@ pub struct StayInside {
     /// How much this force counts in the boid's sum.
     pub weight: f32,
 }
+
+prioritised!(StayInside => StayInside);
 
 pub(crate) fn stay_inside(
     settings: Res<ActiveFlockSettings>,

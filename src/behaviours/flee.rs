@@ -5,8 +5,9 @@ use bevy::prelude::*;
 use flock_core::Vector;
 use flock_core::steering::{Vehicle, flee_all};
 
-use crate::behaviours::SteeringForce;
+use crate::behaviours::steerers::prioritised;
 use crate::behaviours::target::{Bodies, Target, TargetBehaviour};
+use crate::steering_force::SteeringForce;
 
 /// Steer at full speed away from each threat closer than `radius`; the forces of several
 /// threats add up, as in the cocos2d-x crowd demo. Threats that are despawned entities are skipped.
@@ -21,6 +22,8 @@ pub struct Flee {
     /// How much this force counts in the boid's sum.
     pub weight: f32,
 }
+
+prioritised!(Flee => Flee);
 
 impl TargetBehaviour for Flee {
     fn force(&self, me: &Vehicle, bodies: &Bodies) -> Option<Vector> {

@@ -4,8 +4,9 @@
 use bevy::prelude::*;
 use flock_core::steering::{FlowField, follow_flow};
 
-use crate::behaviours::{Steerers, SteeringForce, add_forces};
+use crate::behaviours::steerers::{Steerers, add_forces, prioritised};
 use crate::settings::ActiveFlockSettings;
+use crate::steering_force::SteeringForce;
 
 /// The flow field boids with [`FollowFlowField`] follow. Build it with the kernel's
 /// constructors, which check their input: [`FlowField::from_fn`], [`FlowField::from_pixels`]
@@ -26,6 +27,8 @@ pub struct FollowFlowField {
     /// How much this force counts in the boid's sum.
     pub weight: f32,
 }
+
+prioritised!(FollowFlowField => FollowFlowField);
 
 pub(crate) fn follow_flow_field(
     settings: Res<ActiveFlockSettings>,

@@ -6,9 +6,10 @@ use flock_core::Vector;
 use flock_core::steering::{Leader, LeaderFollowParams, follow_leader};
 
 use crate::behaviours::frame::OtherFrames;
-use crate::behaviours::{Steerers, SteeringForce, add_forces};
+use crate::behaviours::steerers::{Steerers, add_forces, prioritised};
 use crate::dimension::position_of;
 use crate::settings::ActiveFlockSettings;
+use crate::steering_force::SteeringForce;
 
 /// Follow `leader` (Reynolds' leader following, see [`follow_leader`]): arrive at a point
 /// behind it, step sideways out of its way when in front of it, and keep apart from the other
@@ -28,6 +29,8 @@ pub struct FollowLeader {
     /// How much this force counts in the boid's sum.
     pub weight: f32,
 }
+
+prioritised!(FollowLeader => FollowLeader);
 
 impl FollowLeader {
     /// Follow `leader` with the default distances, at weight 1.

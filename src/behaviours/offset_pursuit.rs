@@ -5,8 +5,9 @@ use flock_core::Vector;
 use flock_core::steering::offset_pursue;
 
 use crate::behaviours::frame::OtherFrames;
-use crate::behaviours::{Steerers, SteeringForce, add_forces};
+use crate::behaviours::steerers::{Steerers, add_forces, prioritised};
 use crate::settings::ActiveFlockSettings;
+use crate::steering_force::SteeringForce;
 
 /// Pursue the point `offset` in `target`'s frame (see [`offset_pursue`]): far from it, seek
 /// where it will be; within `slow_radius`, match the target's velocity and close in, so the
@@ -29,6 +30,8 @@ pub struct OffsetPursuit {
     /// How much this force counts in the boid's sum.
     pub weight: f32,
 }
+
+prioritised!(OffsetPursuit => OffsetPursuit);
 
 pub(crate) fn pursue_offsets(
     settings: Res<ActiveFlockSettings>,

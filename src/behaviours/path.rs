@@ -7,8 +7,9 @@ use flock_core::Vector;
 use flock_core::steering::{PathError, PathFollowParams, Polyline, follow_path};
 
 use crate::behaviours::reported::ReportedOnce;
-use crate::behaviours::{Steerers, SteeringForce, add_forces};
+use crate::behaviours::steerers::{Steerers, add_forces, prioritised};
 use crate::settings::ActiveFlockSettings;
+use crate::steering_force::SteeringForce;
 
 /// A path for boids to follow: a polyline through `points` (open, or `looped` back to the
 /// first), with a corridor `radius` wide on each side. Put it on an entity of its own; any
@@ -49,6 +50,8 @@ pub struct FollowPath {
     /// How much this force counts in the boid's sum.
     pub weight: f32,
 }
+
+prioritised!(FollowPath => FollowPath);
 
 impl FollowPath {
     /// Follow `path` forwards with the default prediction and look-ahead, at weight 1.

@@ -4,8 +4,9 @@ use bevy::prelude::*;
 use flock_core::Vector;
 use flock_core::steering::{Vehicle, evade, pursue};
 
-use crate::behaviours::SteeringForce;
+use crate::behaviours::steerers::prioritised;
 use crate::behaviours::target::{Bodies, Target, TargetBehaviour};
+use crate::steering_force::SteeringForce;
 
 /// Seek where `target` will be, predicted from its velocity over the time to reach it, at most
 /// `max_look_ahead` seconds. A despawned target gives no force.
@@ -21,6 +22,8 @@ pub struct Pursue {
     pub weight: f32,
 }
 
+prioritised!(Pursue => Pursue);
+
 /// Flee where `threat` will be, while it is closer than `radius`.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
@@ -35,6 +38,8 @@ pub struct Evade {
     /// How much this force counts in the boid's sum.
     pub weight: f32,
 }
+
+prioritised!(Evade => Evade);
 
 impl TargetBehaviour for Pursue {
     fn force(&self, me: &Vehicle, bodies: &Bodies) -> Option<Vector> {

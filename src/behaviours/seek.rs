@@ -4,8 +4,9 @@ use bevy::prelude::*;
 use flock_core::Vector;
 use flock_core::steering::{Vehicle, arrive, seek};
 
-use crate::behaviours::SteeringForce;
+use crate::behaviours::steerers::prioritised;
 use crate::behaviours::target::{Bodies, Target, TargetBehaviour};
+use crate::steering_force::SteeringForce;
 
 /// Steer at full speed towards a target.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default)]
@@ -17,6 +18,8 @@ pub struct Seek {
     /// How much this force counts in the boid's sum.
     pub weight: f32,
 }
+
+prioritised!(Seek => Seek);
 
 /// Seek that slows inside `slow_radius` and stops at the target. It stops without overshoot when
 /// the boid can brake (a clamped speed mode or [`MotionLimits`](crate::MotionLimits)) and the
@@ -37,6 +40,8 @@ pub struct Arrive {
     /// A speed that is not finite and positive counts as `None`.
     pub speed: Option<f32>,
 }
+
+prioritised!(Arrive => Arrive);
 
 impl TargetBehaviour for Seek {
     fn force(&self, me: &Vehicle, bodies: &Bodies) -> Option<Vector> {

@@ -4,9 +4,10 @@
 use bevy::prelude::*;
 use flock_core::steering::{SightParams, sight_flock};
 
-use crate::behaviours::{Steerers, SteeringForce, add_forces};
+use crate::behaviours::steerers::{Steerers, add_forces, prioritised};
 use crate::settings::ActiveFlockSettings;
 use crate::steer::Nearby;
+use crate::steering_force::SteeringForce;
 
 /// Flock as the ActionScript flocking tutorial's `flock()` does: over every other boid in sight
 /// (within `params.in_sight` and not behind), seek their average position, steer by their average
@@ -23,6 +24,8 @@ pub struct SightFlock {
     /// How much this force counts in the boid's sum.
     pub weight: f32,
 }
+
+prioritised!(SightFlock => SightFlock);
 
 pub(crate) fn flock_in_sight(
     settings: Res<ActiveFlockSettings>,

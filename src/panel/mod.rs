@@ -38,7 +38,7 @@ use bevy::prelude::*;
 use bevy_egui::egui::{self, Align2};
 use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass};
 
-use crate::pointer::UiWantsInput;
+use crate::render::pointer::UiWantsInput;
 use crate::spawn::{Placement, SpawnBoids};
 use state::{PanelState, Shown, Tuning};
 
