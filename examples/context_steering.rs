@@ -72,18 +72,18 @@ fn main() {
     let world = support::window_world(400, config);
     let mut app = support::flock_app("context_steering", world, 18);
     app.insert_resource(ClickToSpawn::ON)
-    .add_systems(Startup, setup)
-    .add_systems(
-        Update,
-        (
-            steer_new_boids,
-            turn_round_at_goals,
-            draw_field,
-            draw_watched_maps,
-            update_help,
-        )
-            .chain(),
-    );
+        .add_systems(Startup, setup)
+        .add_systems(
+            Update,
+            (
+                steer_new_boids,
+                turn_round_at_goals,
+                draw_field,
+                draw_watched_maps,
+                update_help,
+            )
+                .chain(),
+        );
     // The panel's Reset scatters a crowd anywhere; each boid heads for a side from there.
     support::add_panel(
         &mut app,

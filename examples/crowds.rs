@@ -77,22 +77,22 @@ fn main() {
     let world = support::window_world(max_boids, config);
     let mut app = support::flock_app("crowds", world, 14);
     app.insert_resource(FlockFlowField(flow_field()))
-    // Whether walkers avoid each other (A switches it).
-    .insert_resource(Avoiding(true))
-    .init_resource::<Collisions>()
-    .add_systems(Startup, setup)
-    .add_systems(
-        Update,
-        (
-            support::switch_avoidance::<With<Crowd>>(KeyCode::KeyA, set_avoidance),
-            start_again,
-            guide_orange,
-            count_collisions,
-            draw_level,
-            update_help,
-        )
-            .chain(),
-    );
+        // Whether walkers avoid each other (A switches it).
+        .insert_resource(Avoiding(true))
+        .init_resource::<Collisions>()
+        .add_systems(Startup, setup)
+        .add_systems(
+            Update,
+            (
+                support::switch_avoidance::<With<Crowd>>(KeyCode::KeyA, set_avoidance),
+                start_again,
+                guide_orange,
+                count_collisions,
+                draw_level,
+                update_help,
+            )
+                .chain(),
+        );
     let reset = SpawnBoids::new(CROWD, Placement::RandomInBounds);
     support::run_with_panel_on_request(app, reset);
 }

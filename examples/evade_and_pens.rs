@@ -33,16 +33,9 @@ fn main() {
     let mut app = support::flock_app("evade_and_pens", world, 9);
     // A click adds a sheep.
     app.insert_resource(ClickToSpawn::ON)
-    .add_systems(Startup, setup)
-    .add_systems(
-        Update,
-        (
-            pen_new_sheep,
-            chase_the_nearest_sheep,
-            draw_pen,
-            update_help,
-        ),
-    );
+        .add_systems(Startup, setup)
+        .add_systems(Update, (pen_new_sheep, chase_the_nearest_sheep))
+        .add_systems(Update, (draw_pen, update_help));
     let reset = SpawnBoids::new(SHEEP, Placement::At(Vec2::new(-150.0, 0.0)));
     support::run_with_panel_on_request(app, reset);
 }

@@ -38,17 +38,17 @@ fn main() {
         ..ClickToSpawn::ON
     })
     .insert_resource(version)
-        .add_systems(Startup, setup)
-        .add_systems(
-            Update,
-            (
-                support::pause_on_space,
-                support::step_on_n,
-                cycle_prefab,
-                switch_version,
-                update_help,
-            ),
-        );
+    .add_systems(Startup, setup)
+    .add_systems(
+        Update,
+        (
+            support::pause_on_space,
+            support::step_on_n,
+            cycle_prefab,
+            switch_version,
+            update_help,
+        ),
+    );
     let panel = support::add_panel(&mut app, true, START);
     app.insert_resource(support::PanelKey(if panel { "   F1: panel" } else { "" }));
     app.run();

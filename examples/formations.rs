@@ -69,8 +69,7 @@ fn main() {
     app.add_plugins(support::ClickToSend::<Arrive>::default())
         .add_systems(Startup, setup)
         .add_systems(Update, (lose_member, draw_slots, update_help));
-    let reset = SpawnBoids::new(30, Placement::RandomInBounds);
-    support::run_with_panel_on_request(app, reset);
+    support::run_with_panel_on_request(app, SpawnBoids::new(30, Placement::RandomInBounds));
 }
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>) {

@@ -17,13 +17,13 @@ fn main() {
         "move the mouse: 100 vehicles seek it and keep apart (separation + seek)".into(),
     ))
     .add_systems(Startup, setup)
-        .add_systems(
-            Update,
-            (
-                (seek_with_new_vehicles, follow_the_mouse).chain(),
-                draw_sketch_frame,
-            ),
-        );
+    .add_systems(
+        Update,
+        (
+            (seek_with_new_vehicles, follow_the_mouse).chain(),
+            draw_sketch_frame,
+        ),
+    );
     let reset = SpawnBoids::new(VEHICLES, Placement::RandomInBounds);
     support::run_with_panel_on_request(app, reset);
 }

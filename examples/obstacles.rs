@@ -44,24 +44,24 @@ fn main() {
     let world = support::window_world(1_000, FlockConfig::processing());
     let mut app = support::flock_app("obstacles", world, 15);
     app.insert_resource(ClickToSpawn::ON)
-    // To the right at half speed everywhere: the stream.
-    .insert_resource(FlockFlowField(
-        FlowField::from_fn(Vec2::splat(-1.0), 2.0, [1, 1], |_| Vec2::new(0.5, 0.0))
-            .expect("a one-cell field is valid"),
-    ))
-    // Whether boids avoid the obstacles (O switches it).
-    .insert_resource(Avoiding(true))
-    .add_systems(Startup, setup)
-    .add_systems(
-        Update,
-        (
-            steer_new_boids,
-            support::switch_avoidance::<With<Boid>>(KeyCode::KeyO, set_avoidance),
-            draw_obstacles,
-            update_help,
-        )
-            .chain(),
-    );
+        // To the right at half speed everywhere: the stream.
+        .insert_resource(FlockFlowField(
+            FlowField::from_fn(Vec2::splat(-1.0), 2.0, [1, 1], |_| Vec2::new(0.5, 0.0))
+                .expect("a one-cell field is valid"),
+        ))
+        // Whether boids avoid the obstacles (O switches it).
+        .insert_resource(Avoiding(true))
+        .add_systems(Startup, setup)
+        .add_systems(
+            Update,
+            (
+                steer_new_boids,
+                support::switch_avoidance::<With<Boid>>(KeyCode::KeyO, set_avoidance),
+                draw_obstacles,
+                update_help,
+            )
+                .chain(),
+        );
     // Avian's colliders, in the spatial queries' tree its plugins keep.
     #[cfg(feature = "avian")]
     app.add_plugins(PhysicsPlugins::default())

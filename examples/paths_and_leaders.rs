@@ -31,7 +31,7 @@ fn main() {
             .into(),
     ))
     .add_systems(Startup, setup)
-        .add_systems(Update, (support::pause_on_space, draw_paths, draw_stations));
+    .add_systems(Update, (support::pause_on_space, draw_paths, draw_stations));
     let reset = SpawnBoids::new(30, Placement::RandomInBounds);
     support::run_with_panel_on_request(app, reset);
 }

@@ -16,9 +16,9 @@ fn main() {
     };
     let mut app = support::flock_app("predators", settings, 4);
     app.insert_resource(predators_hunt_prey())
-    .insert_resource(ClickToSpawn::ON)
-    .add_systems(Startup, setup)
-    .add_systems(Update, (make_clicked_boids_prey, update_help));
+        .insert_resource(ClickToSpawn::ON)
+        .add_systems(Startup, setup)
+        .add_systems(Update, (make_clicked_boids_prey, update_help));
     // The panel's Reset clears the scene and spawns plain boids.
     let reset = SpawnBoids::new(400, Placement::RandomInBounds);
     support::run_with_panel_on_request(app, reset);

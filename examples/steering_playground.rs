@@ -21,8 +21,8 @@ mod support;
 use bevy::prelude::*;
 use bevy_flock::FlockRng;
 use bevy_flock::prelude::*;
-use support::scenes::crowd;
 use rand::RngExt;
+use support::scenes::crowd;
 
 /// Per frame to per second, at the demo's 60 fps.
 const FPS: f32 = 60.0;

@@ -14,8 +14,8 @@ mod support;
 use bevy::prelude::*;
 use bevy_flock::FlockBuffers;
 use bevy_flock::prelude::*;
-use support::scenes::{TANK_PIXELS_PER_UNIT, tank_group, tank_group_params};
 use support::Selection;
+use support::scenes::{TANK_PIXELS_PER_UNIT, tank_group, tank_group_params};
 
 const GROUP_COLOURS: [Color; 3] = [
     Color::srgb(0.95, 0.55, 0.35),

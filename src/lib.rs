@@ -21,6 +21,7 @@ pub mod presets;
 #[cfg(feature = "render")]
 mod render;
 mod rng;
+mod schedule;
 mod settings;
 mod spawn;
 mod steer;
@@ -47,7 +48,7 @@ pub use components::{Acceleration, Boid, Species, SteeringWeights, Velocity};
 pub use dimension::{Banking, MAX_ROLL_RATE};
 pub use lockstep::FlockStateHash;
 pub use parallel::{TaskPoolExecutor, all_cores_for_compute};
-pub use plugin::{FlockCorePlugin, FlockSystems};
+pub use plugin::FlockCorePlugin;
 pub use plugin_group::{BoidsPlugin, FlockPlugins};
 #[cfg(feature = "render")]
 pub use render::FlockRenderPlugin;
@@ -60,6 +61,7 @@ pub use render::prefab::{BoidColors, BoidPrefab, PrefabStyled};
 #[cfg(all(feature = "render", not(flock_3d)))]
 pub use render::sprites::BoidSprite;
 pub use rng::FlockRng;
+pub use schedule::FlockSystems;
 #[cfg(all(feature = "render", not(flock_3d)))]
 pub use settings::FlockCamera;
 pub use settings::{ActiveFlockSettings, BoundsSource, FlockSettings};

@@ -1,4 +1,4 @@
-//! `FlockCorePlugin`: the flock's step, its system sets and the resources they share.
+//! `FlockCorePlugin`: the flock's step and the resources it shares.
 
 use bevy::ecs::intern::Interned;
 use bevy::ecs::schedule::ScheduleLabel;
@@ -9,61 +9,11 @@ use crate::components::{Acceleration, Boid, SteeringWeights, Velocity};
 use crate::dimension::face_velocity;
 use crate::motion::{apply_boid_edges, integrate_boids};
 use crate::rng::FlockRng;
+use crate::schedule::{FlockSystems, register_types};
 use crate::settings::{
     ActiveFlockSettings, FlockSettings, follow_camera_bounds, validate_settings,
 };
 use crate::steer::{FlockBuffers, build_index, snapshot_boids, steer_boids};
-
-/// Registers each of `[types]` for reflection (the inspector's and the scene format's):
-/// `register_types! { app => Boid, Velocity }`.
-macro_rules! register_types {
-    ($app:expr => $($type:ty),* $(,)?) => {
-        $($app.register_type::<$type>();)*
-    };
-}
-pub(crate) use register_types;
-
-/// The flock's systems, in the order they run (chained) in the plugin's schedule
-/// (`FixedUpdate` unless chosen otherwise with [`FlockPlugins::new`](crate::FlockPlugins::new)). They run only on ticks
-/// where the [`FlockClock`] is not paused. Order your own systems around them:
-///
-/// ```
-/// # #[cfg(flock_3d)] extern crate bevy_flock3d as bevy_flock;
-/// use bevy::prelude::*;
-/// use bevy_flock::prelude::*;
-///
-/// fn gravity(mut boids: Query<&mut Acceleration, With<Boid>>) {
-///     for mut acceleration in &mut boids {
-///         acceleration.y -= 9.8;
-///     }
-/// }
-///
-/// App::new().add_systems(
-///     FixedUpdate,
-///     gravity.after(FlockSystems::Steer).before(FlockSystems::Integrate),
-/// );
-/// ```
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FlockSystems {
-    /// Copies every boid's position, velocity and weights into contiguous buffers.
-    Snapshot,
-    /// Rebuilds the neighbour index over the snapshot.
-    Index,
-    /// Computes each boid's flocking force from the snapshot and adds it, divided by mass, to
-    /// its [`Acceleration`]. Add your own forces after this set.
-    Steer,
-    /// Steering behaviours ([`Seek`](crate::Seek), [`Wander`](crate::Wander), groups, species
-    /// and the rest) add their combined force to [`Acceleration`], in the order of the sets of
-    /// [`BehaviourSystems`](crate::BehaviourSystems) (with
-    /// [`FlockBehavioursPlugin`](crate::FlockBehavioursPlugin)).
-    Behaviours,
-    /// Velocity from acceleration, speed limits, position from velocity; resets acceleration.
-    Integrate,
-    /// Wraps or bounces boids at the bounds.
-    Edges,
-    /// Turns each boid's transform to face its velocity.
-    TransformSync,
-}
 
 /// The flock's step: registers the boid's components, inserts the resources ([`FlockSettings`],
 /// [`FlockRng`], [`FlockClock`], [`FlockBuffers`]; ones you inserted before are kept) and runs

@@ -26,8 +26,9 @@ use crate::plugin::FlockCorePlugin;
 /// use bevy::prelude::*;
 /// use bevy_flock::prelude::*;
 ///
-/// // A server: the step and the behaviours, nothing drawn.
 /// # #[cfg(feature = "render")]
+/// # fn main() {
+/// // A server: the step and the behaviours, nothing drawn.
 /// App::new().add_plugins((
 ///     MinimalPlugins,
 ///     FlockPlugins::default()
@@ -35,6 +36,9 @@ use crate::plugin::FlockCorePlugin;
 ///         .build()
 ///         .disable::<FlockRenderPlugin>(),
 /// ));
+/// # }
+/// # #[cfg(not(feature = "render"))]
+/// # fn main() {}
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct FlockPlugins {

@@ -64,6 +64,9 @@ fn a_preset_sized_for_a_scene_s_bounds_is_that_scene_s_flock() {
         (sized.max_speed, scene.max_speed),
         (sized.max_force, scene.max_force),
     ] {
-        assert!((sized - scene).abs() <= scene.abs() * 1e-5, "{sized} {scene}");
+        assert!(
+            (sized - scene).abs() <= scene.abs() * 1e-5,
+            "{sized} {scene}"
+        );
     }
 }

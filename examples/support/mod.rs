@@ -110,7 +110,12 @@ pub fn behaviours_only(separation_radius: f32) -> FlockSettings {
 
 /// `config` in a fixed world `width` x `height` centred on the origin (as deep as it is high in
 /// 3D), up to `max_boids`: the world a scene is laid out in, whatever the window shows.
-pub fn fixed_world(width: f32, height: f32, max_boids: usize, config: FlockConfig) -> FlockSettings {
+pub fn fixed_world(
+    width: f32,
+    height: f32,
+    max_boids: usize,
+    config: FlockConfig,
+) -> FlockSettings {
     FlockSettings {
         config: FlockConfig {
             bounds: Bounds::centered(world_size(width, height)),

@@ -3,8 +3,8 @@
 //! file in `assets/presets/` that the tuning panel loads (`tests/presets.rs` checks that every
 //! file equals its scene here).
 
-use bevy_flock::flock_core::steering::GroupParams;
 use bevy_flock::flock_core::FlockConfig;
+use bevy_flock::flock_core::steering::GroupParams;
 use bevy_flock::{BoundsSource, FlockSettings, presets};
 
 /// Every scene's file in `assets/presets/` and its settings.

@@ -44,8 +44,6 @@ pub struct AvoidObstacles {
     pub weight: f32,
 }
 
-prioritised!(AvoidObstacles => AvoidObstacles);
-
 /// An obstacle at the entity's translation, for boids with [`AvoidObstacles`], named for its
 /// dimension as Bevy's primitives are. In 2D (`bevy_flock`): a circle, a rectangle aligned
 /// with the axes, a rectangle turned with the entity (its rotation about z), or a polygon
@@ -195,3 +193,6 @@ pub(crate) fn avoid_obstacles(
         Some(behaviour.weight * force)
     });
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(AvoidObstacles => AvoidObstacles);

@@ -30,8 +30,6 @@ pub struct AvoidCollisions {
     pub weight: f32,
 }
 
-prioritised!(AvoidCollisions => AvoidCollisions);
-
 pub(crate) fn avoid_collisions(
     settings: Res<ActiveFlockSettings>,
     mut nearby: Nearby,
@@ -65,3 +63,6 @@ pub(crate) fn avoid_collisions(
         Some(behaviour.weight * collision_force(me, others, params))
     });
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(AvoidCollisions => AvoidCollisions);

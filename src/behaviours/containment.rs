@@ -31,8 +31,6 @@ pub struct StayInside {
     pub weight: f32,
 }
 
-prioritised!(StayInside => StayInside);
-
 pub(crate) fn stay_inside(
     settings: Res<ActiveFlockSettings>,
     pens: Query<(Entity, &Pen)>,
@@ -51,3 +49,6 @@ pub(crate) fn stay_inside(
             .then(|| behaviour.weight * contain(me, &pen.0, behaviour.look_ahead))
     });
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(StayInside => StayInside);

@@ -23,8 +23,6 @@ pub struct Flee {
     pub weight: f32,
 }
 
-prioritised!(Flee => Flee);
-
 impl TargetBehaviour for Flee {
     fn force(&self, me: &Vehicle, bodies: &Bodies) -> Option<Vector> {
         let threats = self
@@ -35,3 +33,6 @@ impl TargetBehaviour for Flee {
         Some(self.weight * flee_all(me, threats, self.radius))
     }
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(Flee => Flee);

@@ -28,8 +28,6 @@ pub struct FollowFlowField {
     pub weight: f32,
 }
 
-prioritised!(FollowFlowField => FollowFlowField);
-
 pub(crate) fn follow_flow_field(
     settings: Res<ActiveFlockSettings>,
     field: Option<Res<FlockFlowField>>,
@@ -47,3 +45,6 @@ pub(crate) fn follow_flow_field(
         Some(behaviour.weight * follow_flow(me, &field.0, behaviour.look_ahead))
     });
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(FollowFlowField => FollowFlowField);

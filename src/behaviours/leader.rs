@@ -30,8 +30,6 @@ pub struct FollowLeader {
     pub weight: f32,
 }
 
-prioritised!(FollowLeader => FollowLeader);
-
 impl FollowLeader {
     /// Follow `leader` with the default distances, at weight 1.
     pub fn new(leader: Entity) -> Self {
@@ -72,3 +70,6 @@ pub(crate) fn follow_leaders(
         Some(follow.weight * follow_leader(me, &leader, mates, &follow.params))
     });
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(FollowLeader => FollowLeader);

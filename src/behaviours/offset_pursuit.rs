@@ -31,8 +31,6 @@ pub struct OffsetPursuit {
     pub weight: f32,
 }
 
-prioritised!(OffsetPursuit => OffsetPursuit);
-
 pub(crate) fn pursue_offsets(
     settings: Res<ActiveFlockSettings>,
     mut targets: OtherFrames,
@@ -45,3 +43,6 @@ pub(crate) fn pursue_offsets(
         Some(pursuit.weight * force)
     });
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(OffsetPursuit => OffsetPursuit);

@@ -51,8 +51,6 @@ pub struct FollowPath {
     pub weight: f32,
 }
 
-prioritised!(FollowPath => FollowPath);
-
 impl FollowPath {
     /// Follow `path` forwards with the default prediction and look-ahead, at weight 1.
     pub fn new(path: Entity) -> Self {
@@ -98,3 +96,6 @@ pub(crate) fn follow_paths(
         Some(follow.weight * follow_path(me, path, &follow.params))
     });
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(FollowPath => FollowPath);

@@ -34,7 +34,7 @@ use crate::behaviours::wall_follow::{FollowWall, follow_walls};
 use crate::behaviours::wander::{Wander, wander};
 use crate::components::Species;
 use crate::dimension::face_velocity;
-use crate::plugin::{FlockSystems, register_types};
+use crate::schedule::{FlockSystems, register_types};
 use crate::steer::steer_boids;
 use crate::steering_force::{SteeringCombination, SteeringForce, SteeringPriority};
 

@@ -7,6 +7,7 @@ use flock_core::steering::{Vehicle, evade, pursue};
 use crate::behaviours::steerers::prioritised;
 use crate::behaviours::target::{Bodies, Target, TargetBehaviour};
 use crate::steering_force::SteeringForce;
+prioritised!(Evade => Evade);
 
 /// Seek where `target` will be, predicted from its velocity over the time to reach it, at most
 /// `max_look_ahead` seconds. A despawned target gives no force.
@@ -21,8 +22,6 @@ pub struct Pursue {
     /// How much this force counts in the boid's sum.
     pub weight: f32,
 }
-
-prioritised!(Pursue => Pursue);
 
 /// Flee where `threat` will be, while it is closer than `radius`.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
@@ -39,8 +38,6 @@ pub struct Evade {
     pub weight: f32,
 }
 
-prioritised!(Evade => Evade);
-
 impl TargetBehaviour for Pursue {
     fn force(&self, me: &Vehicle, bodies: &Bodies) -> Option<Vector> {
         let (target, velocity) = Target::Entity(self.target).locate(bodies)?;
@@ -56,3 +53,6 @@ impl TargetBehaviour for Evade {
         Some(self.weight * evade(me, threat, velocity, look_ahead, self.radius))
     }
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(Pursue => Pursue);

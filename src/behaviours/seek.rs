@@ -7,6 +7,7 @@ use flock_core::steering::{Vehicle, arrive, seek};
 use crate::behaviours::steerers::prioritised;
 use crate::behaviours::target::{Bodies, Target, TargetBehaviour};
 use crate::steering_force::SteeringForce;
+prioritised!(Arrive => Arrive);
 
 /// Steer at full speed towards a target.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default)]
@@ -18,8 +19,6 @@ pub struct Seek {
     /// How much this force counts in the boid's sum.
     pub weight: f32,
 }
-
-prioritised!(Seek => Seek);
 
 /// Seek that slows inside `slow_radius` and stops at the target. It stops without overshoot when
 /// the boid can brake (a clamped speed mode or [`MotionLimits`](crate::MotionLimits)) and the
@@ -41,8 +40,6 @@ pub struct Arrive {
     pub speed: Option<f32>,
 }
 
-prioritised!(Arrive => Arrive);
-
 impl TargetBehaviour for Seek {
     fn force(&self, me: &Vehicle, bodies: &Bodies) -> Option<Vector> {
         let (target, _) = self.target.locate(bodies)?;
@@ -63,3 +60,6 @@ impl TargetBehaviour for Arrive {
         Some(self.weight * arrive(&me, target, self.slow_radius.max(0.0)))
     }
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(Seek => Seek);

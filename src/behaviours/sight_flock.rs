@@ -25,8 +25,6 @@ pub struct SightFlock {
     pub weight: f32,
 }
 
-prioritised!(SightFlock => SightFlock);
-
 pub(crate) fn flock_in_sight(
     settings: Res<ActiveFlockSettings>,
     mut nearby: Nearby,
@@ -37,3 +35,6 @@ pub(crate) fn flock_in_sight(
         Some(behaviour.weight * sight_flock(me, others, &behaviour.params))
     });
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(SightFlock => SightFlock);

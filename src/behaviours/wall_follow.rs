@@ -29,8 +29,6 @@ pub struct FollowWall {
     pub weight: f32,
 }
 
-prioritised!(FollowWall => FollowWall);
-
 pub(crate) fn follow_walls(
     settings: Res<ActiveFlockSettings>,
     obstacles: Query<(&Transform, &Obstacle)>,
@@ -70,3 +68,6 @@ pub(crate) fn follow_walls(
         Some(behaviour.weight * follow_wall(me, wall, params))
     });
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(FollowWall => FollowWall);

@@ -14,7 +14,7 @@ pub(crate) mod sprites;
 
 use bevy::prelude::*;
 
-use crate::plugin::register_types;
+use crate::schedule::register_types;
 use pointer::{ClickToSpawn, CursorWorldPosition, UiWantsInput, spawn_on_click, track_cursor};
 use prefab::{BoidPrefab, PrefabStyled, restyle_boids, style_new_boid};
 

@@ -220,6 +220,18 @@ pub fn boid_count(app: &mut App) -> usize {
         .count()
 }
 
+/// After two seconds of hostile settings: the `idle` boids, whose behaviours were refused,
+/// still move at `moving`, no boid was lost, and every number is sound.
+pub fn assert_refused_and_kept(app: &mut App, idle: &[Entity], moving: Vector) {
+    let boids = boid_count(app);
+    step(app, 120);
+    for &boid in idle {
+        assert_eq!(velocity(app, boid), moving, "{boid}");
+    }
+    assert_eq!(boid_count(app), boids);
+    assert_sound(app);
+}
+
 /// Panics, naming the boid, if any position or velocity is not finite, or (for wrap and
 /// bounce) a boid is outside the active bounds.
 pub fn assert_sound(app: &mut App) {
