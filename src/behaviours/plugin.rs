@@ -123,10 +123,17 @@ impl Plugin for FlockBehavioursPlugin {
             .init_resource::<TimeSlicing>();
 
         let schedule = self.schedule;
-        use BehaviourSystems::*;
         app.configure_sets(
             schedule,
-            (Targets, Avoidance, Crowds, Groups, Following, Combine, Orca)
+            (
+                BehaviourSystems::Targets,
+                BehaviourSystems::Avoidance,
+                BehaviourSystems::Crowds,
+                BehaviourSystems::Groups,
+                BehaviourSystems::Following,
+                BehaviourSystems::Combine,
+                BehaviourSystems::Orca,
+            )
                 .chain()
                 .in_set(FlockSystems::Behaviours),
         );
@@ -143,14 +150,16 @@ impl Plugin for FlockBehavioursPlugin {
                     steer_by_targets::<Evade>,
                 )
                     .chain()
-                    .in_set(Targets),
+                    .in_set(BehaviourSystems::Targets),
                 (avoid_walls, avoid_obstacles, avoid_collisions)
                     .chain()
-                    .in_set(Avoidance),
+                    .in_set(BehaviourSystems::Avoidance),
                 (follow_flow_field, stay_inside, follow_walls, queue_at_doors)
                     .chain()
-                    .in_set(Crowds),
-                (steer_groups, hunt_and_escape).chain().in_set(Groups),
+                    .in_set(BehaviourSystems::Crowds),
+                (steer_groups, hunt_and_escape)
+                    .chain()
+                    .in_set(BehaviourSystems::Groups),
                 (
                     follow_paths,
                     follow_leaders,
@@ -158,13 +167,13 @@ impl Plugin for FlockBehavioursPlugin {
                     steer_formations,
                 )
                     .chain()
-                    .in_set(Following),
+                    .in_set(BehaviourSystems::Following),
                 // Context steering replaces the sum of every behaviour before it.
                 (report_invalid_limits, steer_by_context, combine_steering)
                     .chain()
-                    .in_set(Combine),
+                    .in_set(BehaviourSystems::Combine),
                 // ORCA replaces the combined acceleration with the one that reaches its velocity.
-                avoid_agents.in_set(Orca),
+                avoid_agents.in_set(BehaviourSystems::Orca),
             ),
         );
         // Avian's colliders are dodged with the other obstacles, in the same fixed order.
@@ -174,7 +183,7 @@ impl Plugin for FlockBehavioursPlugin {
             avoid_colliders
                 .after(avoid_obstacles)
                 .before(avoid_collisions)
-                .in_set(Avoidance),
+                .in_set(BehaviourSystems::Avoidance),
         );
 
         // A prioritised boid's forces start before the flocking force joins them.
