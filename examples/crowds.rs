@@ -11,7 +11,6 @@ use std::collections::{BTreeSet, VecDeque};
 use bevy::ecs::system::EntityCommands;
 use bevy::prelude::*;
 use bevy_flock::FlockRng;
-use bevy_flock::flock_core::Bounds;
 use bevy_flock::flock_core::steering::FlowField;
 use bevy_flock::prelude::*;
 use rand::RngExt;

@@ -26,15 +26,15 @@ fn only_the_step(seed: u64) -> App {
 #[test]
 fn a_group_without_behaviours_or_drawing_still_steps() {
     let mut app = only_the_step(8);
+    // What was left out is not there.
+    assert!(!app.world().contains_resource::<SpeciesRelations>());
+    #[cfg(feature = "render")]
+    assert!(!app.world().contains_resource::<BoidPrefab>());
     spawn(&mut app, 50, Placement::RandomInBounds);
     let before = boid_states(&mut app);
     step(&mut app, 10);
     assert_eq!(app.world().resource::<FlockClock>().steps_taken(), 10);
     assert_ne!(boid_states(&mut app), before);
-    // What was left out is not there.
-    assert!(!app.world().contains_resource::<SpeciesRelations>());
-    #[cfg(feature = "render")]
-    assert!(!app.world().contains_resource::<BoidPrefab>());
 }
 
 #[test]
@@ -59,15 +59,19 @@ fn the_panel_and_the_gpu_flock_are_off_until_enabled() {
     assert!(app.is_plugin_added::<FlockBehavioursPlugin>());
 }
 
+/// Where the probes run: before the targets, between the targets and avoidance, after the
+/// combination.
+const BEFORE_TARGETS: usize = 0;
+const BETWEEN: usize = 1;
+const AFTER_COMBINE: usize = 2;
+
 /// What a seeking boid's [`SteeringForce`] held when each probe ran, by probe.
 #[derive(Resource, Default, Debug)]
-struct Seen(Vec<(&'static str, Vector)>);
+struct Seen(Vec<(usize, Vector)>);
 
-fn probe(name: &'static str) -> impl FnMut(ResMut<Seen>, Query<&SteeringForce, With<Seek>>) {
-    move |mut seen: ResMut<Seen>, boids: Query<&SteeringForce, With<Seek>>| {
-        for force in &boids {
-            seen.0.push((name, force.sum()));
-        }
+fn probe<const AT: usize>(mut seen: ResMut<Seen>, boids: Query<&SteeringForce, With<Seek>>) {
+    for force in &boids {
+        seen.0.push((AT, force.sum()));
     }
 }
 
@@ -77,13 +81,13 @@ fn a_system_ordered_between_two_behaviour_sets_runs_there() {
     app.init_resource::<Seen>().add_systems(
         FixedUpdate,
         (
-            probe("before the targets")
+            probe::<BEFORE_TARGETS>
                 .in_set(FlockSystems::Behaviours)
                 .before(BehaviourSystems::Targets),
-            probe("between targets and avoidance")
+            probe::<BETWEEN>
                 .after(BehaviourSystems::Targets)
                 .before(BehaviourSystems::Avoidance),
-            probe("after the combination")
+            probe::<AFTER_COMBINE>
                 .after(BehaviourSystems::Combine)
                 .in_set(FlockSystems::Behaviours),
         ),
@@ -100,11 +104,11 @@ fn a_system_ordered_between_two_behaviour_sets_runs_there() {
     );
     step(&mut app, 1);
     let seen = &app.world().resource::<Seen>().0;
-    let seen_by = |name| seen.iter().find(|(probe, _)| *probe == name).unwrap().1;
+    let seen_by = |probe| seen.iter().find(|(at, _)| *at == probe).unwrap().1;
     assert_eq!(seen.len(), 3, "{seen:?}");
     // Nothing added yet; the seek's pull towards +x once the targets ran; emptied into the
     // acceleration by the combination.
-    assert_eq!(seen_by("before the targets"), Vector::ZERO);
-    assert!(seen_by("between targets and avoidance").x > 0.0, "{seen:?}");
-    assert_eq!(seen_by("after the combination"), Vector::ZERO);
+    assert_eq!(seen_by(BEFORE_TARGETS), Vector::ZERO);
+    assert!(seen_by(BETWEEN).x > 0.0, "{seen:?}");
+    assert_eq!(seen_by(AFTER_COMBINE), Vector::ZERO);
 }
