@@ -181,9 +181,3 @@ pub enum SteeringPriority {
     /// Forces added by systems of your own.
     Own,
 }
-
-/// A behaviour component whose forces stand at one place in the priority order.
-pub(crate) trait Prioritised: Component {
-    /// Where its forces stand.
-    const PRIORITY: SteeringPriority;
-}

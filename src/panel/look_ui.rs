@@ -6,7 +6,8 @@ use bevy_egui::egui::{ComboBox, Ui};
 
 use super::state::{PrefabChoices, Tuning};
 #[cfg(flock_3d)]
-use crate::render::prefab::{BoidColors, BoidPrefab};
+use crate::render::prefab::BoidColors;
+use crate::render::prefab::BoidPrefab;
 
 #[cfg(not(flock_3d))]
 pub(super) fn offer_bundled_prefabs(

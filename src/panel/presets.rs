@@ -272,7 +272,7 @@ mod tests {
     #[test]
     fn builtin_presets_are_valid() {
         for preset in builtin_presets() {
-            let config = (preset.settings)().config;
+            let config = (preset.config)();
             assert_eq!(config.validate(), Ok(()), "{}", preset.name);
         }
     }
