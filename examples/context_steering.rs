@@ -8,14 +8,13 @@
 mod support;
 
 use bevy::prelude::*;
-use bevy_flock::flock_core::Bounds;
 use bevy_flock::flock_core::steering::context::{
     ContextMaps, arrive_interest, decide, momentum, neighbour_danger, obstacle_danger, wall_danger,
 };
 use bevy_flock::flock_core::steering::{Polygon, Shape};
 use bevy_flock::prelude::*;
 
-const HALF_WIDTH: f32 = 640.0;
+/// Half the height of the field (the window's 720).
 const HALF_HEIGHT: f32 = 360.0;
 /// Where the two goal columns are, either side of the field.
 const GOAL_X: f32 = 560.0;
@@ -35,11 +34,7 @@ const CONTEXT: ContextSteering = ContextSteering {
     walls: true,
 };
 
-const LIMITS: MotionLimits = MotionLimits {
-    max_speed: 110.0,
-    max_force: 900.0,
-    mass: 1.0,
-};
+const LIMITS: MotionLimits = support::limits(110.0, 900.0);
 
 /// A boid's two goals, one each side of the field, and which it is heading for.
 #[derive(Component)]
@@ -68,35 +63,27 @@ struct Outline(Shape);
 struct Watched;
 
 fn main() {
-    let mut app = support::example_app("context_steering");
-    app.insert_resource(FlockSettings {
-        config: FlockConfig {
-            bounds: Bounds {
-                min: Vec2::new(-HALF_WIDTH, -HALF_HEIGHT),
-                max: Vec2::new(HALF_WIDTH, HALF_HEIGHT),
-            },
-            // Behaviours alone: the boids do not flock; context steering keeps them apart.
-            weights: RuleWeights::NONE,
-            edges: EdgeMode::Bounce,
-            ..FlockConfig::processing()
-        },
-        bounds_source: BoundsSource::Fixed,
-        max_boids: 400,
-    })
-    .add_plugins(BoidsPlugin::default().with_seed(18))
-    .add_plugins(support::HelpLinePlugin(""))
-    .add_systems(Startup, setup)
-    .add_systems(
-        Update,
-        (
-            steer_new_boids,
-            turn_round_at_goals,
-            draw_field,
-            draw_watched_maps,
-            update_help,
-        )
-            .chain(),
-    );
+    // Behaviours alone: the boids do not flock; context steering keeps them apart.
+    let config = FlockConfig {
+        weights: RuleWeights::NONE,
+        edges: EdgeMode::Bounce,
+        ..FlockConfig::processing()
+    };
+    let world = support::window_world(400, config);
+    let mut app = support::flock_app("context_steering", world, 18);
+    app.insert_resource(ClickToSpawn::ON)
+        .add_systems(Startup, setup)
+        .add_systems(
+            Update,
+            (
+                steer_new_boids,
+                turn_round_at_goals,
+                draw_field,
+                draw_watched_maps,
+                update_help,
+            )
+                .chain(),
+        );
     // The panel's Reset scatters a crowd anywhere; each boid heads for a side from there.
     support::add_panel(
         &mut app,

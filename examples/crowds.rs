@@ -11,7 +11,6 @@ use std::collections::{BTreeSet, VecDeque};
 use bevy::ecs::system::EntityCommands;
 use bevy::prelude::*;
 use bevy_flock::FlockRng;
-use bevy_flock::flock_core::Bounds;
 use bevy_flock::flock_core::steering::FlowField;
 use bevy_flock::prelude::*;
 use rand::RngExt;
@@ -21,11 +20,7 @@ use support::Avoiding;
 const CROWD: usize = 90;
 /// Two walkers whose centres come closer than this collide.
 const BODY: f32 = 14.0;
-const WALKER: MotionLimits = MotionLimits {
-    max_speed: 90.0,
-    max_force: 600.0,
-    mass: 1.0,
-};
+const WALKER: MotionLimits = support::limits(90.0, 600.0);
 /// The world the scene is laid out in (the window's 1280 x 720).
 const HALF_WIDTH: f32 = 640.0;
 const HALF_HEIGHT: f32 = 360.0;
@@ -70,45 +65,35 @@ const AVOID: AvoidCollisions = AvoidCollisions {
 };
 
 fn main() {
-    let mut app = support::example_app("crowds");
-    app.insert_resource(FlockSettings {
-        config: FlockConfig {
-            // Walkers do not flock: they only steer.
-            weights: RuleWeights::NONE,
-            edges: EdgeMode::Free,
-            max_speed: WALKER.max_speed,
-            bounds: Bounds {
-                min: Vec2::new(-HALF_WIDTH, -HALF_HEIGHT),
-                max: Vec2::new(HALF_WIDTH, HALF_HEIGHT),
-            },
-            ..FlockConfig::default()
-        },
-        bounds_source: BoundsSource::Fixed,
-        ..default()
-    })
-    .insert_resource(ClickToSpawn::OFF)
-    .insert_resource(FlockFlowField(flow_field()))
-    // Whether walkers avoid each other (A switches it).
-    .insert_resource(Avoiding(true))
-    .init_resource::<Collisions>()
-    .add_plugins(BoidsPlugin::default().with_seed(14))
-    .add_plugins(support::HelpLinePlugin(""))
-    .add_systems(Startup, setup)
-    .add_systems(
-        Update,
-        (
-            support::switch_avoidance::<With<Crowd>>(KeyCode::KeyA, set_avoidance),
-            start_again,
-            guide_orange,
-            count_collisions,
-            draw_level,
-            update_help,
-        )
-            .chain(),
-    );
+    // Walkers do not flock: they only steer.
+    let config = FlockConfig {
+        weights: RuleWeights::NONE,
+        edges: EdgeMode::Free,
+        max_speed: WALKER.max_speed,
+        ..FlockConfig::default()
+    };
+    let max_boids = FlockSettings::default().max_boids;
+    let world = support::window_world(max_boids, config);
+    let mut app = support::flock_app("crowds", world, 14);
+    app.insert_resource(FlockFlowField(flow_field()))
+        // Whether walkers avoid each other (A switches it).
+        .insert_resource(Avoiding(true))
+        .init_resource::<Collisions>()
+        .add_systems(Startup, setup)
+        .add_systems(
+            Update,
+            (
+                support::switch_avoidance::<With<Crowd>>(KeyCode::KeyA, set_avoidance),
+                start_again,
+                guide_orange,
+                count_collisions,
+                draw_level,
+                update_help,
+            )
+                .chain(),
+        );
     let reset = SpawnBoids::new(CROWD, Placement::RandomInBounds);
-    support::add_panel(&mut app, false, reset);
-    app.run();
+    support::run_with_panel_on_request(app, reset);
 }
 
 /// The field over the whole view: the shortest way to [`GOAL`] around the walls' cells.

@@ -7,12 +7,8 @@
 mod support;
 
 use bevy::prelude::*;
-use bevy_flock::flock_core::Bounds;
 use bevy_flock::flock_core::steering::Polygon;
 use bevy_flock::prelude::*;
-
-const HALF_WIDTH: f32 = 640.0;
-const HALF_HEIGHT: f32 = 360.0;
 
 /// The pen's corners are this far from its centre.
 const PEN_RADIUS: f32 = 330.0;
@@ -32,34 +28,16 @@ struct Dog;
 struct ThePen(Entity);
 
 fn main() {
-    let mut app = support::example_app("evade_and_pens");
-    app.insert_resource(FlockSettings {
-        config: FlockConfig {
-            bounds: Bounds {
-                min: Vec2::new(-HALF_WIDTH, -HALF_HEIGHT),
-                max: Vec2::new(HALF_WIDTH, HALF_HEIGHT),
-            },
-            edges: EdgeMode::Free,
-            ..FlockConfig::processing()
-        },
-        bounds_source: BoundsSource::Fixed,
-        max_boids: 300,
-    })
-    .add_plugins(BoidsPlugin::default().with_seed(9))
-    .add_plugins(support::HelpLinePlugin(""))
-    .add_systems(Startup, setup)
-    .add_systems(
-        Update,
-        (
-            pen_new_sheep,
-            chase_the_nearest_sheep,
-            draw_pen,
-            update_help,
-        ),
-    );
+    let mut world = support::window_world(300, FlockConfig::processing());
+    world.config.edges = EdgeMode::Free;
+    let mut app = support::flock_app("evade_and_pens", world, 9);
+    // A click adds a sheep.
+    app.insert_resource(ClickToSpawn::ON)
+        .add_systems(Startup, setup)
+        .add_systems(Update, (pen_new_sheep, chase_the_nearest_sheep))
+        .add_systems(Update, (draw_pen, update_help));
     let reset = SpawnBoids::new(SHEEP, Placement::At(Vec2::new(-150.0, 0.0)));
-    support::add_panel(&mut app, false, reset);
-    app.run();
+    support::run_with_panel_on_request(app, reset);
 }
 
 fn pen_outline() -> Polygon {

@@ -13,8 +13,8 @@ mod support;
 use bevy::prelude::*;
 use bevy_flock::FlockRng;
 use bevy_flock::prelude::*;
-use bevy_flock::presets::field_of_view;
 use rand::RngExt;
+use support::scenes::field_of_view;
 
 const VEHICLES: usize = 30;
 

@@ -7,7 +7,7 @@ mod support;
 
 use bevy::prelude::*;
 use bevy_flock::prelude::*;
-use bevy_flock::presets::{UNITY_PIXELS_PER_UNIT, unity_port, unity_port_first};
+use support::scenes::{UNITY_PIXELS_PER_UNIT, unity_port, unity_port_first};
 
 /// The port's boids start at one unit per frame (50 times max speed) until their first step.
 const START_SPEED: f32 = 60.0 * UNITY_PIXELS_PER_UNIT;
@@ -32,26 +32,23 @@ fn main() {
         Version::First => unity_port_first(),
         Version::Second => unity_port(),
     };
-    let mut app = support::example_app("flocking");
-    app.insert_resource(settings)
-        .insert_resource(ClickToSpawn {
-            speed: Some(START_SPEED),
-            ..default()
-        })
-        .insert_resource(version)
-        .add_plugins(BoidsPlugin::default())
-        .add_plugins(support::HelpLinePlugin(""))
-        .add_systems(Startup, setup)
-        .add_systems(
-            Update,
-            (
-                support::pause_on_space,
-                support::step_on_n,
-                cycle_prefab,
-                switch_version,
-                update_help,
-            ),
-        );
+    let mut app = support::flock_app("flocking", settings, 0);
+    app.insert_resource(ClickToSpawn {
+        speed: Some(START_SPEED),
+        ..ClickToSpawn::ON
+    })
+    .insert_resource(version)
+    .add_systems(Startup, setup)
+    .add_systems(
+        Update,
+        (
+            support::pause_on_space,
+            support::step_on_n,
+            cycle_prefab,
+            switch_version,
+            update_help,
+        ),
+    );
     let panel = support::add_panel(&mut app, true, START);
     app.insert_resource(support::PanelKey(if panel { "   F1: panel" } else { "" }));
     app.run();

@@ -12,21 +12,13 @@ use bevy_flock::prelude::*;
 use support::Selection;
 
 /// Leaders: unhurried, and turning at most a radian a second so their squads can follow.
-const LEADER: MotionLimits = MotionLimits {
-    max_speed: 70.0,
-    max_force: 600.0,
-    mass: 1.0,
-};
+const LEADER: MotionLimits = support::limits(70.0, 600.0);
 const LEADER_TURN: TurnRate = TurnRate {
     max_turn_rate: 1.0,
     max_acceleration: 120.0,
 };
 /// Members: faster than their leader, to catch up with their slots.
-const MEMBER: MotionLimits = MotionLimits {
-    max_speed: 150.0,
-    max_force: 1500.0,
-    mass: 1.0,
-};
+const MEMBER: MotionLimits = support::limits(150.0, 1500.0);
 
 const SPACING: f32 = 32.0;
 
@@ -72,17 +64,12 @@ fn squads() -> [(FormationShape, Color, usize, Vec2, Vec2); 5] {
 }
 
 fn main() {
-    let mut app = support::example_app("formations");
     // Only a short separation among the boids: the formations do the rest.
-    app.insert_resource(support::behaviours_only(14.0))
-        .add_plugins(BoidsPlugin::default().with_seed(5))
-        .add_plugins(support::HelpLinePlugin(""))
-        .add_plugins(support::ClickToSend::<Arrive>::default())
+    let mut app = support::flock_app("formations", support::behaviours_only(14.0), 5);
+    app.add_plugins(support::ClickToSend::<Arrive>::default())
         .add_systems(Startup, setup)
         .add_systems(Update, (lose_member, draw_slots, update_help));
-    let reset = SpawnBoids::new(30, Placement::RandomInBounds);
-    support::add_panel(&mut app, false, reset);
-    app.run();
+    support::run_with_panel_on_request(app, SpawnBoids::new(30, Placement::RandomInBounds));
 }
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>) {

@@ -7,29 +7,25 @@ mod support;
 
 use bevy::prelude::*;
 use bevy_flock::prelude::*;
-use bevy_flock::presets::nature_of_code;
+use support::scenes::nature_of_code;
 
 const VEHICLES: usize = 100;
 
 fn main() {
-    let mut app = support::example_app("nature_of_code");
-    app.insert_resource(nature_of_code())
-        .insert_resource(ClickToSpawn::OFF)
-        .add_plugins(BoidsPlugin::default())
-        .add_plugins(support::HelpLinePlugin(
-            "move the mouse: 100 vehicles seek it and keep apart (separation + seek)",
-        ))
-        .add_systems(Startup, setup)
-        .add_systems(
-            Update,
-            (
-                (seek_with_new_vehicles, follow_the_mouse).chain(),
-                draw_sketch_frame,
-            ),
-        );
+    let mut app = support::flock_app("nature_of_code", nature_of_code(), 0);
+    app.insert_resource(support::HelpLine(
+        "move the mouse: 100 vehicles seek it and keep apart (separation + seek)".into(),
+    ))
+    .add_systems(Startup, setup)
+    .add_systems(
+        Update,
+        (
+            (seek_with_new_vehicles, follow_the_mouse).chain(),
+            draw_sketch_frame,
+        ),
+    );
     let reset = SpawnBoids::new(VEHICLES, Placement::RandomInBounds);
-    support::add_panel(&mut app, false, reset);
-    app.run();
+    support::run_with_panel_on_request(app, reset);
 }
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<BoidPrefab>) {

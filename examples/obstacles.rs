@@ -12,13 +12,9 @@ use bevy::ecs::system::EntityCommands;
 use bevy::prelude::*;
 #[cfg(feature = "avian")]
 use bevy_flock::avian::prelude::{Collider, PhysicsPlugins};
-use bevy_flock::flock_core::Bounds;
 use bevy_flock::flock_core::steering::{FlowField, Polygon};
 use bevy_flock::prelude::*;
 use support::Avoiding;
-
-const HALF_WIDTH: f32 = 640.0;
-const HALF_HEIGHT: f32 = 360.0;
 
 const AVOID: AvoidObstacles = AvoidObstacles {
     look_ahead: 100.0,
@@ -45,45 +41,33 @@ const LEVEL: Color = Color::srgb(0.95, 0.75, 0.35);
 const AVIAN: Color = Color::srgb(0.45, 0.7, 1.0);
 
 fn main() {
-    let mut app = support::example_app("obstacles");
-    app.insert_resource(FlockSettings {
-        config: FlockConfig {
-            bounds: Bounds {
-                min: Vec2::new(-HALF_WIDTH, -HALF_HEIGHT),
-                max: Vec2::new(HALF_WIDTH, HALF_HEIGHT),
-            },
-            ..FlockConfig::processing()
-        },
-        bounds_source: BoundsSource::Fixed,
-        max_boids: 1_000,
-    })
-    // To the right at half speed everywhere: the stream.
-    .insert_resource(FlockFlowField(
-        FlowField::from_fn(Vec2::splat(-1.0), 2.0, [1, 1], |_| Vec2::new(0.5, 0.0))
-            .expect("a one-cell field is valid"),
-    ))
-    // Whether boids avoid the obstacles (O switches it).
-    .insert_resource(Avoiding(true))
-    .add_plugins(BoidsPlugin::default().with_seed(15))
-    .add_plugins(support::HelpLinePlugin(""))
-    .add_systems(Startup, setup)
-    .add_systems(
-        Update,
-        (
-            steer_new_boids,
-            support::switch_avoidance::<With<Boid>>(KeyCode::KeyO, set_avoidance),
-            draw_obstacles,
-            update_help,
-        )
-            .chain(),
-    );
+    let world = support::window_world(1_000, FlockConfig::processing());
+    let mut app = support::flock_app("obstacles", world, 15);
+    app.insert_resource(ClickToSpawn::ON)
+        // To the right at half speed everywhere: the stream.
+        .insert_resource(FlockFlowField(
+            FlowField::from_fn(Vec2::splat(-1.0), 2.0, [1, 1], |_| Vec2::new(0.5, 0.0))
+                .expect("a one-cell field is valid"),
+        ))
+        // Whether boids avoid the obstacles (O switches it).
+        .insert_resource(Avoiding(true))
+        .add_systems(Startup, setup)
+        .add_systems(
+            Update,
+            (
+                steer_new_boids,
+                support::switch_avoidance::<With<Boid>>(KeyCode::KeyO, set_avoidance),
+                draw_obstacles,
+                update_help,
+            )
+                .chain(),
+        );
     // Avian's colliders, in the spatial queries' tree its plugins keep.
     #[cfg(feature = "avian")]
     app.add_plugins(PhysicsPlugins::default())
         .add_systems(Startup, spawn_colliders);
     let reset = SpawnBoids::new(300, Placement::RandomInBounds);
-    support::add_panel(&mut app, false, reset);
-    app.run();
+    support::run_with_panel_on_request(app, reset);
 }
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<BoidPrefab>) {

@@ -10,23 +10,11 @@ use bevy::prelude::*;
 use bevy_flock::prelude::*;
 
 /// The stream's boids: quick and nimble.
-const STREAM: MotionLimits = MotionLimits {
-    max_speed: 150.0,
-    max_force: 1500.0,
-    mass: 1.0,
-};
+const STREAM: MotionLimits = support::limits(150.0, 1500.0);
 /// The car and the leader: slower, so their escorts and followers can keep up.
-const LEAD: MotionLimits = MotionLimits {
-    max_speed: 90.0,
-    max_force: 800.0,
-    mass: 1.0,
-};
+const LEAD: MotionLimits = support::limits(90.0, 800.0);
 /// Escorts and followers: faster than what they follow, to catch up.
-const ESCORT: MotionLimits = MotionLimits {
-    max_speed: 160.0,
-    max_force: 2000.0,
-    mass: 1.0,
-};
+const ESCORT: MotionLimits = support::limits(160.0, 2000.0);
 
 const STREAM_COLOUR: Color = Color::srgb(0.55, 0.85, 1.0);
 const CAR_COLOUR: Color = Color::srgb(0.35, 0.5, 1.0);
@@ -35,20 +23,17 @@ const LEADER_COLOUR: Color = Color::srgb(1.0, 0.6, 0.2);
 const FOLLOWER_COLOUR: Color = Color::srgb(1.0, 0.85, 0.45);
 
 fn main() {
-    let mut app = support::example_app("paths_and_leaders");
     // Only separation among the boids, short and gentle: the behaviours do the rest.
-    app.insert_resource(support::behaviours_only(16.0))
-        .insert_resource(ClickToSpawn::OFF)
-        .add_plugins(BoidsPlugin::default().with_seed(7))
-        .add_plugins(support::HelpLinePlugin(
-            "paths_and_leaders: a stream on the loop, a car against it with escorts, followers \
-         behind the orange leader",
-        ))
-        .add_systems(Startup, setup)
-        .add_systems(Update, (support::pause_on_space, draw_paths, draw_stations));
+    let mut app = support::flock_app("paths_and_leaders", support::behaviours_only(16.0), 7);
+    app.insert_resource(support::HelpLine(
+        "paths_and_leaders: a stream on the loop, a car against it with escorts, followers behind \
+         the orange leader"
+            .into(),
+    ))
+    .add_systems(Startup, setup)
+    .add_systems(Update, (support::pause_on_space, draw_paths, draw_stations));
     let reset = SpawnBoids::new(30, Placement::RandomInBounds);
-    support::add_panel(&mut app, false, reset);
-    app.run();
+    support::run_with_panel_on_request(app, reset);
 }
 
 /// The loop on the left: a rounded track.

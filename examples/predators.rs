@@ -9,21 +9,19 @@ use bevy_flock::prelude::*;
 use support::hunt::{PREY, predator, predators_hunt_prey};
 
 fn main() {
-    let mut app = support::example_app("predators");
-    app.insert_resource(FlockSettings {
+    let settings = FlockSettings {
         config: FlockConfig::processing(),
         bounds_source: BoundsSource::FollowCamera,
         max_boids: 1_000,
-    })
-    .insert_resource(predators_hunt_prey())
-    .add_plugins(BoidsPlugin::default().with_seed(4))
-    .add_plugins(support::HelpLinePlugin(""))
-    .add_systems(Startup, setup)
-    .add_systems(Update, (make_clicked_boids_prey, update_help));
+    };
+    let mut app = support::flock_app("predators", settings, 4);
+    app.insert_resource(predators_hunt_prey())
+        .insert_resource(ClickToSpawn::ON)
+        .add_systems(Startup, setup)
+        .add_systems(Update, (make_clicked_boids_prey, update_help));
     // The panel's Reset clears the scene and spawns plain boids.
     let reset = SpawnBoids::new(400, Placement::RandomInBounds);
-    support::add_panel(&mut app, false, reset);
-    app.run();
+    support::run_with_panel_on_request(app, reset);
 }
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>, mut prefab: ResMut<BoidPrefab>) {

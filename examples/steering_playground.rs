@@ -21,8 +21,8 @@ mod support;
 use bevy::prelude::*;
 use bevy_flock::FlockRng;
 use bevy_flock::prelude::*;
-use bevy_flock::presets::crowd;
 use rand::RngExt;
+use support::scenes::crowd;
 
 /// Per frame to per second, at the demo's 60 fps.
 const FPS: f32 = 60.0;
@@ -76,15 +76,11 @@ fn main() {
         .and_then(|arg| arg.parse().ok())
         .filter(|mode| (1..=9).contains(mode))
         .unwrap_or(9);
-    let mut app = support::example_app("steering_playground");
-    app.insert_resource(crowd(FlockConfig::crowd()))
-        .insert_resource(ClickToSpawn::OFF)
-        .insert_resource(Mode(mode))
+    let mut app = support::flock_app("steering_playground", crowd(FlockConfig::crowd()), 3);
+    app.insert_resource(Mode(mode))
         .insert_resource(Mix(0))
         .insert_resource(ClickPoint(from_demo(800.0, 500.0)))
         .init_resource::<Trail>()
-        .add_plugins(BoidsPlugin::default().with_seed(3))
-        .add_plugins(support::HelpLinePlugin(""))
         .add_systems(Startup, setup)
         .add_systems(
             Update,
@@ -100,8 +96,7 @@ fn main() {
         );
     // The panel's Reset clears the scene and spawns plain boids.
     let reset = SpawnBoids::new(30, Placement::RandomInBounds);
-    support::add_panel(&mut app, false, reset);
-    app.run();
+    support::run_with_panel_on_request(app, reset);
 }
 
 /// The mode shown, 1 to 9.

@@ -6,7 +6,7 @@
 //! A click sets the selected group's target; Tab selects the next group. Yellow lines join each
 //! tank to the mates it is keeping its distance from, as the document's `Debug.DrawLine` does.
 //!
-//! One scale throughout: 10 pixels per Unity unit (`presets::TANK_PIXELS_PER_UNIT`), so the
+//! One scale throughout: 10 pixels per Unity unit (`support::scenes::TANK_PIXELS_PER_UNIT`), so the
 //! document's speed of 5 is 50 px/s and its keep distance of 10 is 100 px.
 
 mod support;
@@ -14,8 +14,8 @@ mod support;
 use bevy::prelude::*;
 use bevy_flock::FlockBuffers;
 use bevy_flock::prelude::*;
-use bevy_flock::presets::{TANK_PIXELS_PER_UNIT, tank_group, tank_group_params};
 use support::Selection;
+use support::scenes::{TANK_PIXELS_PER_UNIT, tank_group, tank_group_params};
 
 const GROUP_COLOURS: [Color; 3] = [
     Color::srgb(0.95, 0.55, 0.35),
@@ -24,17 +24,13 @@ const GROUP_COLOURS: [Color; 3] = [
 ];
 
 fn main() {
-    let mut app = support::example_app("tank_group");
-    app.insert_resource(tank_group())
-        .add_plugins(BoidsPlugin::default())
-        .add_plugins(support::HelpLinePlugin(""))
-        .add_plugins(support::ClickToSend::<BoidGroup>::default())
+    let mut app = support::flock_app("tank_group", tank_group(), 0);
+    app.add_plugins(support::ClickToSend::<BoidGroup>::default())
         .add_systems(Startup, setup)
         .add_systems(Update, (draw_targets, draw_mate_lines, update_help));
     // The panel's Reset clears the scene and spawns plain boids.
     let reset = SpawnBoids::new(24, Placement::RandomInBounds);
-    support::add_panel(&mut app, false, reset);
-    app.run();
+    support::run_with_panel_on_request(app, reset);
 }
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>) {

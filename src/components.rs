@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 use flock_core::{RuleWeights, Vector};
 
-use crate::behaviours::{SteeringCombination, SteeringPriority};
+use crate::steering_force::SteeringForce;
 
 /// Marks an entity as a boid of the flock. Spawning it brings the rest: a [`Transform`] (the
 /// position is its translation), [`Velocity`], [`Acceleration`] and [`SteeringWeights`].
@@ -77,66 +77,3 @@ impl SteeringWeights {
 // What a hunt adds to.
 #[require(SteeringForce)]
 pub struct Species(pub u32);
-
-/// A boid's behaviour forces this step. Every behaviour component brings it; the behaviour
-/// systems [`add`](Self::add) to it and [`FlockSystems::Behaviours`] ends by combining it into
-/// acceleration (as the boid's [`SteeringCombination`] says: the weighted sum by default) and
-/// emptying it. Systems of your own may add forces to it in that set too.
-///
-/// [`FlockSystems::Behaviours`]: crate::FlockSystems::Behaviours
-/// [`SteeringCombination`]: crate::SteeringCombination
-#[derive(Component, Reflect, Debug, Clone, PartialEq, Default)]
-#[reflect(Component, Debug, PartialEq, Default)]
-pub struct SteeringForce {
-    /// The sum of the forces added, for the weighted sum.
-    sum: Vector,
-    /// The forces added with their priorities, for a prioritised combination.
-    #[reflect(ignore)]
-    prioritised: Vec<(SteeringPriority, Vector)>,
-    /// How this step's forces are combined, set before the step's forces are added.
-    combination: SteeringCombination,
-}
-
-impl SteeringForce {
-    /// Adds the force of the behaviour at `priority` (which only a prioritised
-    /// [`SteeringCombination`](crate::SteeringCombination) looks at).
-    #[inline]
-    pub fn add(&mut self, priority: SteeringPriority, force: Vector) {
-        if self.combination.is_prioritised() {
-            self.prioritised.push((priority, force));
-        } else {
-            self.sum += force;
-        }
-    }
-
-    /// The forces added this step, summed (whatever the combination).
-    pub fn sum(&self) -> Vector {
-        let prioritised = self.prioritised.iter().map(|&(_, force)| force);
-        prioritised.fold(self.sum, |sum, force| sum + force)
-    }
-
-    /// Drops the forces added so far and adds `force` alone at `priority`: for a way of
-    /// combining that weighs every behaviour itself (context steering).
-    pub(crate) fn replace(&mut self, priority: SteeringPriority, force: Vector) {
-        self.sum = Vector::ZERO;
-        self.prioritised.clear();
-        self.add(priority, force);
-    }
-
-    /// How the forces added are combined.
-    pub fn combination(&self) -> SteeringCombination {
-        self.combination
-    }
-
-    /// Starts a step's forces, to be combined as `combination` says.
-    pub(crate) fn start(&mut self, combination: SteeringCombination) {
-        self.combination = combination;
-    }
-
-    /// The forces added, as `(sum, prioritised)`, emptied for the next step, which is a weighted
-    /// sum unless started otherwise.
-    pub(crate) fn take(&mut self) -> (Vector, &mut Vec<(SteeringPriority, Vector)>) {
-        self.combination = SteeringCombination::WeightedSum;
-        (std::mem::take(&mut self.sum), &mut self.prioritised)
-    }
-}

@@ -11,26 +11,21 @@ mod dimension;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 mod lockstep;
-#[cfg(all(feature = "render", flock_3d))]
-mod meshes;
-#[cfg(all(feature = "render", not(flock_3d)))]
-mod missing_image;
 mod motion;
 #[cfg(feature = "panel")]
 pub mod panel;
 mod parallel;
 mod plugin;
-#[cfg(feature = "render")]
-mod pointer;
-#[cfg(feature = "render")]
-mod prefab;
+mod plugin_group;
 pub mod presets;
+#[cfg(feature = "render")]
+mod render;
 mod rng;
+mod schedule;
 mod settings;
 mod spawn;
-#[cfg(all(feature = "render", not(flock_3d)))]
-mod sprites;
 mod steer;
+mod steering_force;
 
 #[cfg(feature = "avian")]
 pub use behaviours::AvoidColliders;
@@ -38,37 +33,41 @@ pub use behaviours::ContextSteering;
 pub use behaviours::Orca;
 pub use behaviours::{
     Arrive, AvoidObstacles, AvoidWalls, BoidGroup, Evade, Flee, GroupMember, Hunt, MotionLimits,
-    Obstacle, Pursue, Seek, SightFlock, Species, SpeciesRelations, SteeringForce, Target, TurnRate,
-    Wander,
+    Obstacle, Pursue, Seek, SightFlock, SpeciesRelations, Target, TurnRate, Wander,
 };
 pub use behaviours::{AvoidCollisions, FlockFlowField, FollowFlowField, Pen, StayInside};
+pub use behaviours::{BehaviourSystems, FlockBehavioursPlugin};
 pub use behaviours::{
     FlockPath, FollowLeader, FollowPath, Formation, FormationMember, OffsetPursuit,
 };
 pub use behaviours::{FollowWall, Queue};
 pub use behaviours::{SlicingFocus, TimeSlicing};
-pub use behaviours::{SteeringCombination, SteeringPriority};
 pub use clock::FlockClock;
-pub use components::{Acceleration, Boid, SteeringWeights, Velocity};
+pub use components::{Acceleration, Boid, Species, SteeringWeights, Velocity};
 #[cfg(flock_3d)]
 pub use dimension::{Banking, MAX_ROLL_RATE};
 pub use lockstep::FlockStateHash;
-#[cfg(all(feature = "render", flock_3d))]
-pub use meshes::{bird_mesh, fish_mesh};
 pub use parallel::{TaskPoolExecutor, all_cores_for_compute};
-pub use plugin::{BoidsPlugin, FlockSystems};
+pub use plugin::FlockCorePlugin;
+pub use plugin_group::{BoidsPlugin, FlockPlugins};
 #[cfg(feature = "render")]
-pub use pointer::{ClickToSpawn, CursorWorldPosition, UiWantsInput};
+pub use render::FlockRenderPlugin;
+#[cfg(all(feature = "render", flock_3d))]
+pub use render::meshes::{bird_mesh, fish_mesh};
 #[cfg(feature = "render")]
-pub use prefab::{BoidColors, BoidPrefab, PrefabStyled};
+pub use render::pointer::{ClickToSpawn, CursorWorldPosition, UiWantsInput};
+#[cfg(feature = "render")]
+pub use render::prefab::{BoidColors, BoidPrefab, PrefabStyled};
+#[cfg(all(feature = "render", not(flock_3d)))]
+pub use render::sprites::BoidSprite;
 pub use rng::FlockRng;
+pub use schedule::FlockSystems;
 #[cfg(all(feature = "render", not(flock_3d)))]
 pub use settings::FlockCamera;
 pub use settings::{ActiveFlockSettings, BoundsSource, FlockSettings};
 pub use spawn::{Placement, SpawnBoids, spawn_boids};
-#[cfg(all(feature = "render", not(flock_3d)))]
-pub use sprites::BoidSprite;
 pub use steer::{FlockBuffers, StepTimings};
+pub use steering_force::{SteeringCombination, SteeringForce, SteeringPriority};
 
 /// The kernel, re-exported: settings types, indexes and the step functions.
 pub use flock_core;
@@ -88,14 +87,15 @@ pub mod prelude {
     pub use crate::ContextSteering;
     pub use crate::Orca;
     pub use crate::{
-        Acceleration, Arrive, AvoidObstacles, AvoidWalls, Boid, BoidGroup, BoidsPlugin,
-        BoundsSource, Evade, Flee, FlockClock, FlockRng, FlockSettings, FlockSystems, GroupMember,
-        Hunt, MotionLimits, Obstacle, Placement, Pursue, Seek, SightFlock, SpawnBoids, Species,
-        SpeciesRelations, SteeringForce, SteeringWeights, Target, TurnRate, Velocity, Wander,
+        Acceleration, Arrive, AvoidObstacles, AvoidWalls, BehaviourSystems, Boid, BoidGroup,
+        BoidsPlugin, BoundsSource, Evade, Flee, FlockBehavioursPlugin, FlockClock, FlockCorePlugin,
+        FlockPlugins, FlockRng, FlockSettings, FlockSystems, GroupMember, Hunt, MotionLimits,
+        Obstacle, Placement, Pursue, Seek, SightFlock, SpawnBoids, Species, SpeciesRelations,
+        SteeringForce, SteeringWeights, Target, TurnRate, Velocity, Wander,
     };
     pub use crate::{AvoidCollisions, FlockFlowField, FollowFlowField, Pen, StayInside};
     #[cfg(feature = "render")]
-    pub use crate::{BoidColors, BoidPrefab, ClickToSpawn, CursorWorldPosition};
+    pub use crate::{BoidColors, BoidPrefab, ClickToSpawn, CursorWorldPosition, FlockRenderPlugin};
     #[cfg(all(feature = "render", not(flock_3d)))]
     pub use crate::{BoidSprite, FlockCamera};
     pub use crate::{

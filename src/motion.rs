@@ -5,7 +5,7 @@ use bevy::prelude::*;
 use flock_core::steering::limit_turn;
 use flock_core::{SpeedMode, Vector, apply_edge, limit_speed, limit_speed_to};
 
-use crate::behaviours::{MotionLimits, TurnRate};
+use crate::behaviours::limits::{MotionLimits, TurnRate};
 use crate::components::{Acceleration, Boid, Velocity};
 use crate::dimension::{position_of, set_position, translation_of};
 use crate::settings::ActiveFlockSettings;

@@ -1,86 +1,45 @@
-//! `BoidsPlugin`: the system sets, their order and the resources they share.
+//! `FlockCorePlugin`: the flock's step and the resources it shares.
 
 use bevy::ecs::intern::Interned;
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
 
-use crate::behaviours::{add_behaviours, face_group_heading, start_combinations};
 use crate::clock::{FlockClock, flock_is_stepping, tick_clock};
 use crate::components::{Acceleration, Boid, SteeringWeights, Velocity};
 use crate::dimension::face_velocity;
 use crate::motion::{apply_boid_edges, integrate_boids};
 use crate::rng::FlockRng;
+use crate::schedule::{FlockSystems, register_types};
 use crate::settings::{
     ActiveFlockSettings, FlockSettings, follow_camera_bounds, validate_settings,
 };
 use crate::steer::{FlockBuffers, build_index, snapshot_boids, steer_boids};
 
-/// The flock's systems, in the order they run (chained) in the plugin's schedule
-/// (`FixedUpdate` unless chosen otherwise with [`BoidsPlugin::new`]). They run only on ticks
-/// where the [`FlockClock`] is not paused. Order your own systems around them:
-///
-/// ```
-/// # #[cfg(flock_3d)] extern crate bevy_flock3d as bevy_flock;
-/// use bevy::prelude::*;
-/// use bevy_flock::prelude::*;
-///
-/// fn gravity(mut boids: Query<&mut Acceleration, With<Boid>>) {
-///     for mut acceleration in &mut boids {
-///         acceleration.y -= 9.8;
-///     }
-/// }
-///
-/// App::new().add_systems(
-///     FixedUpdate,
-///     gravity.after(FlockSystems::Steer).before(FlockSystems::Integrate),
-/// );
-/// ```
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FlockSystems {
-    /// Copies every boid's position, velocity and weights into contiguous buffers.
-    Snapshot,
-    /// Rebuilds the neighbour index over the snapshot.
-    Index,
-    /// Computes each boid's flocking force from the snapshot and adds it, divided by mass, to
-    /// its [`Acceleration`]. Add your own forces after this set.
-    Steer,
-    /// Steering behaviours ([`Seek`](crate::Seek), [`Wander`](crate::Wander), groups, species
-    /// and the rest) add their combined force to [`Acceleration`].
-    Behaviours,
-    /// Velocity from acceleration, speed limits, position from velocity; resets acceleration.
-    Integrate,
-    /// Wraps or bounces boids at the bounds.
-    Edges,
-    /// Turns each boid's transform to face its velocity.
-    TransformSync,
-}
-
-/// Boids in one line: `app.add_plugins(BoidsPlugin::default())`.
-///
-/// Registers the components, inserts the resources ([`FlockSettings`], [`FlockRng`],
-/// [`FlockClock`]; with the `render` feature also `BoidPrefab`, `ClickToSpawn` and
-/// `UiWantsInput`; ones you inserted before are kept) and runs [`FlockSystems`] in
-/// `FixedUpdate`, which it sets to [`BoidsPlugin::STEPS_PER_SECOND`] (60) steps a second: the
-/// source documents step once a frame at 60 frames per second, and the presets convert their
-/// per-frame numbers at that rate, so a preset stepped at 1/60 s moves as its document does per
-/// frame (Bevy's own default is 64). [`BoidsPlugin::with_step_rate`] chooses another rate, or
-/// none.
+/// The flock's step: registers the boid's components, inserts the resources ([`FlockSettings`],
+/// [`FlockRng`], [`FlockClock`], [`FlockBuffers`]; ones you inserted before are kept) and runs
+/// [`FlockSystems`] (snapshot, index, flocking forces, integration, edges and facing) in its
+/// schedule, `FixedUpdate` by default, which it sets to [`FlockCorePlugin::STEPS_PER_SECOND`]
+/// (60) steps a second: the source documents step once a frame at 60 frames per second, and the
+/// presets convert their per-frame numbers at that rate, so a preset stepped at 1/60 s moves as
+/// its document does per frame (Bevy's own default is 64). [`FlockCorePlugin::with_step_rate`]
+/// chooses another rate, or none. Part of [`FlockPlugins`](crate::FlockPlugins) and
+/// [`BoidsPlugin`](crate::BoidsPlugin), which set it up with their own builders.
 #[derive(Debug, Clone)]
-pub struct BoidsPlugin {
-    schedule: Interned<dyn ScheduleLabel>,
+pub struct FlockCorePlugin {
+    pub(crate) schedule: Interned<dyn ScheduleLabel>,
     seed: u64,
     step_rate: Option<f64>,
 }
 
-impl Default for BoidsPlugin {
+impl Default for FlockCorePlugin {
     fn default() -> Self {
         Self::new(FixedUpdate)
     }
 }
 
-impl BoidsPlugin {
-    /// The plugin with its simulation in `schedule` (`FixedUpdate` by default; the step uses
-    /// that schedule's `Time`).
+impl FlockCorePlugin {
+    /// The flock stepped in `schedule` (`FixedUpdate` by default; the step uses that
+    /// schedule's `Time`).
     pub fn new(schedule: impl ScheduleLabel) -> Self {
         Self {
             schedule: schedule.intern(),
@@ -109,21 +68,8 @@ impl BoidsPlugin {
     }
 }
 
-impl Plugin for BoidsPlugin {
-    fn finish(&self, app: &mut App) {
-        // Checked here, once every plugin is built: only an app with images can miss one.
-        #[cfg(all(feature = "render", not(flock_3d)))]
-        {
-            crate::missing_image::add_missing_image_fallback(app);
-            // The asset server is there by now whatever the order the plugins were added in.
-            crate::sprites::add_bundled_sprites(app);
-        }
-        // Likewise only an app with meshes gets the default bird.
-        #[cfg(all(feature = "render", flock_3d))]
-        crate::prefab::add_default_mesh(app);
-        #[cfg(not(feature = "render"))]
-        let _ = app;
-
+impl Plugin for FlockCorePlugin {
+    fn finish(&self, _app: &mut App) {
         // By now the TaskPoolPlugin has made the pools. Bevy's default split leaves small
         // machines few compute threads, and steering runs on those: say how to get more.
         let cores = bevy::tasks::available_parallelism();
@@ -139,21 +85,16 @@ impl Plugin for BoidsPlugin {
     }
 
     fn build(&self, app: &mut App) {
-        app.register_type::<Boid>()
-            .register_type::<Velocity>()
-            .register_type::<Acceleration>()
-            .register_type::<SteeringWeights>()
-            .register_type::<FlockSettings>()
-            .register_type::<FlockClock>()
-            .init_resource::<FlockSettings>()
+        register_types! { app =>
+            Boid, Velocity, Acceleration, SteeringWeights, FlockSettings, FlockClock
+        }
+        app.init_resource::<FlockSettings>()
             .init_resource::<ActiveFlockSettings>()
             .init_resource::<FlockClock>()
             .init_resource::<FlockBuffers>()
             .insert_resource(FlockRng::new(self.seed));
         #[cfg(flock_3d)]
         app.register_type::<crate::dimension::Banking>();
-        #[cfg(feature = "render")]
-        build_render(app);
 
         // Take settings set before the first frame if they are valid, so the first step already
         // uses them; invalid ones are logged by `validate_settings` on its first run (once).
@@ -171,8 +112,6 @@ impl Plugin for BoidsPlugin {
                 error!("bevy_flock: a step rate of {rate} per second is not valid; left as it was");
             }
         }
-
-        add_behaviours(app, self.schedule, FlockSystems::Behaviours);
 
         app.add_systems(Update, follow_camera_bounds);
 
@@ -198,51 +137,11 @@ impl Plugin for BoidsPlugin {
                     .before(FlockSystems::Snapshot),
                 snapshot_boids.in_set(FlockSystems::Snapshot),
                 build_index.in_set(FlockSystems::Index),
-                (start_combinations, steer_boids)
-                    .chain()
-                    .in_set(FlockSystems::Steer),
+                steer_boids.in_set(FlockSystems::Steer),
                 integrate_boids.in_set(FlockSystems::Integrate),
                 apply_boid_edges.in_set(FlockSystems::Edges),
                 face_velocity.in_set(FlockSystems::TransformSync),
-                face_group_heading
-                    .in_set(FlockSystems::TransformSync)
-                    .after(face_velocity),
             ),
         );
     }
-}
-
-/// The plugin's parts for a drawn flock (feature `render`): the prefab (sprites in 2D, meshes in
-/// 3D), the camera marker (2D) and the pointer.
-#[cfg(feature = "render")]
-fn build_render(app: &mut App) {
-    use crate::pointer::{
-        ClickToSpawn, CursorWorldPosition, UiWantsInput, spawn_on_click, track_cursor,
-    };
-    use crate::prefab::{BoidPrefab, PrefabStyled, restyle_boids, style_new_boid};
-
-    #[cfg(not(flock_3d))]
-    app.register_type::<crate::settings::FlockCamera>();
-    #[cfg(flock_3d)]
-    app.init_resource::<crate::prefab::PrefabMaterials>()
-        .add_systems(PostUpdate, crate::prefab::paint_boids);
-
-    app.register_type::<PrefabStyled>()
-        .register_type::<BoidPrefab>()
-        .register_type::<ClickToSpawn>()
-        .register_type::<CursorWorldPosition>()
-        .register_type::<UiWantsInput>()
-        .init_resource::<BoidPrefab>()
-        .init_resource::<ClickToSpawn>()
-        .init_resource::<CursorWorldPosition>()
-        .init_resource::<UiWantsInput>()
-        .add_observer(style_new_boid)
-        .add_systems(
-            Update,
-            (
-                track_cursor,
-                spawn_on_click.after(track_cursor),
-                restyle_boids,
-            ),
-        );
 }

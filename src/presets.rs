@@ -1,222 +1,145 @@
-//! Named flock settings: each source document's scene as its example runs it, and a few of
-//! ours. The tuning panel offers them, and each ships as a RON file in `assets/presets/`
-//! (`tests/presets.rs` checks that every file equals its preset here).
+//! Named flocks to start from: the scene of each source document, Processing's flock and two of
+//! ours. Each is defined in its own world (the document's units and area) and sized to the
+//! bounds it is used in by [`Preset::sized_for`], so a preset looks the same in any window or
+//! world. The tuning panel offers them, sized to the flock's current bounds.
 //!
-//! The kernel's presets ([`FlockConfig::unity_port`] and the rest) are in the documents' own
-//! units; these are in the examples' pixels, for their 1280 x 720 window.
+//! The examples' scenes (these presets in the examples' 1280 x 720 pixels, with their boid caps
+//! and bounds) are in `examples/support/scenes.rs`, with their RON files in `assets/presets/`.
 
 use flock_core::steering::GroupParams;
-use flock_core::{FlockConfig, RuleWeights, SpeedMode};
+use flock_core::{Bounds, ConfigError, FlockConfig, RuleWeights, SpeedMode};
 
-use crate::settings::{BoundsSource, FlockSettings};
-
-/// A named set of flock settings.
+/// A named flock, in the world it is defined in.
 #[derive(Clone, Copy, Debug)]
 pub struct Preset {
     /// The name shown in the panel.
     pub name: &'static str,
     /// Where the numbers come from, shown as a tooltip.
     pub about: &'static str,
-    /// Its file in `assets/presets/`.
-    pub file: &'static str,
-    /// The settings, in the example's pixels.
-    pub settings: fn() -> FlockSettings,
+    /// The settings in the preset's own world (its `bounds`).
+    pub config: fn() -> FlockConfig,
+}
+
+impl Preset {
+    /// The preset in `bounds`: its lengths, speeds and forces scaled so its world's height
+    /// becomes theirs, and its bounds theirs. Bounds of no height, or ones the preset cannot be
+    /// scaled into (the result out of range), are refused with the settings' own error.
+    pub fn sized_for(&self, bounds: Bounds) -> Result<FlockConfig, ConfigError> {
+        let sized = size_to(bounds, (self.config)());
+        sized.validate()?;
+        Ok(sized)
+    }
+}
+
+/// `preset` scaled so its world's height becomes the height of `bounds`, in `bounds`.
+pub(crate) fn size_to(bounds: Bounds, preset: FlockConfig) -> FlockConfig {
+    let scale = bounds.size().y / preset.bounds.size().y;
+    FlockConfig {
+        bounds,
+        ..preset.scaled(scale)
+    }
 }
 
 /// Every preset: the scene of each source document (see `docs/seeds.md`), Processing's flock,
-/// and two of ours.
+/// and two of ours, each in its own world (size them with [`Preset::sized_for`]).
 pub fn all() -> &'static [Preset] {
     &[
         Preset {
             name: "Processing",
             about: "Processing's Flocking example (the default)",
-            file: "processing.ron",
-            settings: processing,
+            config: FlockConfig::processing,
         },
         Preset {
             name: "The Nature of Code",
             about: "The Nature of Code's 320 x 240 sketch, three times as large: separation \
                     within 20 px",
-            file: "nature_of_code.ron",
-            settings: nature_of_code,
+            config: || FlockConfig::nature_of_code(1.0),
         },
         Preset {
             name: "Field of view",
             about: "the ActionScript flocking tutorial's half-plane view and bouncing edges, \
                     with Reynolds' rules",
-            file: "field_of_view.ron",
-            settings: field_of_view,
+            config: FlockConfig::field_of_view,
         },
         Preset {
             name: "Unity port, first version",
             about: "Processing's Flocking as ported to Unity, first version: max force 0.003, \
                     radii 0.75 / 1.1 / 1.1, weights 0.15 / 0.1 / 0.1",
-            file: "unity_port_first.ron",
-            settings: unity_port_first,
+            config: FlockConfig::unity_port_first,
         },
         Preset {
             name: "Unity port",
             about: "Processing's Flocking as ported to Unity, second version: constant speed, \
                     rescaled forces, jumping borders",
-            file: "unity_port.ron",
-            settings: unity_port,
+            config: FlockConfig::unity_port,
         },
         Preset {
             name: "Crowd: cohesion only",
             about: "the cocos2d-x crowd demo's cohesion node: radius 100, max speed 50",
-            file: "crowd_cohesion_only.ron",
-            settings: || crowd(FlockConfig::crowd_cohesion_only()),
+            config: FlockConfig::crowd_cohesion_only,
         },
         Preset {
             name: "Crowd: separation only",
             about: "the cocos2d-x crowd demo's separation node: radius 30, max speed 50",
-            file: "crowd_separation_only.ron",
-            settings: || crowd(FlockConfig::crowd_separation_only()),
+            config: FlockConfig::crowd_separation_only,
         },
         Preset {
             name: "Crowd: alignment only",
             about: "the cocos2d-x crowd demo's alignment node: radius 150, max speed 150",
-            file: "crowd_alignment_only.ron",
-            settings: || crowd(FlockConfig::crowd_alignment_only()),
+            config: FlockConfig::crowd_alignment_only,
         },
         Preset {
             name: "Crowd: cohesion and separation",
             about: "the cocos2d-x crowd demo's mix 0.5 / 30 / 0: a clump with no common heading",
-            file: "crowd_cohesion_separation.ron",
-            settings: || crowd(FlockConfig::crowd_mix(0.5, 30.0, 0.0)),
+            config: || FlockConfig::crowd_mix(0.5, 30.0, 0.0),
         },
         Preset {
             name: "Crowd: cohesion and alignment",
             about: "the cocos2d-x crowd demo's mix 0.5 / 0 / 1: gathers almost into one point, \
                     moving",
-            file: "crowd_cohesion_alignment.ron",
-            settings: || crowd(FlockConfig::crowd_mix(0.5, 0.0, 1.0)),
+            config: || FlockConfig::crowd_mix(0.5, 0.0, 1.0),
         },
         Preset {
             name: "Crowd: separation and alignment",
             about: "the cocos2d-x crowd demo's mix 0 / 30 / 1: follows its neighbours, easily \
                     spreads out",
-            file: "crowd_separation_alignment.ron",
-            settings: || crowd(FlockConfig::crowd_mix(0.0, 30.0, 1.0)),
+            config: || FlockConfig::crowd_mix(0.0, 30.0, 1.0),
         },
         Preset {
             name: "Crowd: all three",
             about: "the cocos2d-x crowd demo's crowd node: cohesion 0.5, separation 30 (2 here), \
                     alignment 1",
-            file: "crowd.ron",
-            settings: || crowd(FlockConfig::crowd()),
+            config: FlockConfig::crowd,
         },
         Preset {
             name: "Tank group",
             about: "the Unity tank group's scene: no flocking (the groups drive the tanks), \
                     no edges",
-            file: "tank_group.ron",
-            settings: tank_group,
+            config: tank_group,
         },
         Preset {
             name: "Tight school",
             about: "strong alignment and cohesion, small spacing: one dense, polarised school",
-            file: "tight_school.ron",
-            settings: tight_school,
+            config: tight_school,
         },
         Preset {
             name: "Loose swarm",
             about: "weak alignment, strong separation, narrow view: a milling, disordered swarm",
-            file: "loose_swarm.ron",
-            settings: loose_swarm,
+            config: loose_swarm,
         },
     ]
 }
 
-/// The world of Processing's *Flocking* as ported to Unity is 20 x 10 units; at 64 pixels a
-/// unit it is 1280 x 640 pixels, as wide as the examples' window.
-pub const UNITY_PIXELS_PER_UNIT: f32 = 64.0;
-
-/// *The Nature of Code*'s sketch pixels are shown three times as large: its 320 x 240 is
-/// 960 x 720.
-pub const SKETCH_SCALE: f32 = 3.0;
-
-/// The tank scene's one scale: 10 pixels per Unity unit (a 28-pixel tank is 2.8 units long).
-pub const TANK_PIXELS_PER_UNIT: f32 = 10.0;
-
-/// Processing's *Flocking*, in a 1280 x 720 world.
-pub fn processing() -> FlockSettings {
-    FlockSettings::from_config(FlockConfig::processing())
-}
-
-/// The `nature_of_code` example (*The Nature of Code*): the 320 x 240 sketch at
-/// [`SKETCH_SCALE`], 100 vehicles.
-pub fn nature_of_code() -> FlockSettings {
-    FlockSettings {
-        config: FlockConfig::nature_of_code(SKETCH_SCALE),
-        bounds_source: BoundsSource::Fixed,
-        max_boids: 100,
-    }
-}
-
-/// The `field_of_view` example (the ActionScript flocking tutorial): 30 vehicles in the window.
-pub fn field_of_view() -> FlockSettings {
-    FlockSettings {
-        config: FlockConfig::field_of_view(),
-        bounds_source: BoundsSource::FollowCamera,
-        max_boids: 30,
-    }
-}
-
-/// The `flocking` example (Processing's *Flocking* as ported to Unity, second version): the
-/// 20 x 10 world at [`UNITY_PIXELS_PER_UNIT`], up to 600 boids.
-pub fn unity_port() -> FlockSettings {
-    FlockSettings {
-        config: FlockConfig::unity_port().scaled(UNITY_PIXELS_PER_UNIT),
-        bounds_source: BoundsSource::Fixed,
-        max_boids: 600,
-    }
-}
-
-/// The `flocking` example's first version of the Unity port: up to 200 boids.
-pub fn unity_port_first() -> FlockSettings {
-    FlockSettings {
-        config: FlockConfig::unity_port_first().scaled(UNITY_PIXELS_PER_UNIT),
-        bounds_source: BoundsSource::Fixed,
-        max_boids: 200,
-    }
-}
-
-/// The `steering_playground` example's crowd modes (the cocos2d-x crowd demo), with their node's
-/// `config`.
-pub fn crowd(config: FlockConfig) -> FlockSettings {
-    FlockSettings {
-        config,
-        bounds_source: BoundsSource::FollowCamera,
-        max_boids: 100,
-    }
-}
-
-/// The tank groups' numbers (the Unity tank group's `TankGroup`) at [`TANK_PIXELS_PER_UNIT`].
-pub fn tank_group_params() -> GroupParams {
-    let unity = GroupParams::default();
-    let scale = TANK_PIXELS_PER_UNIT;
-    GroupParams {
-        keep_distance: unity.keep_distance * scale,
-        target_close_distance: unity.target_close_distance * scale,
-        stop_distance: unity.stop_distance * scale,
-        ..unity
-    }
-}
-
-/// The `tank_group` example (the Unity tank group).
-pub fn tank_group() -> FlockSettings {
-    FlockSettings {
-        config: FlockConfig::tank_group(tank_group_params().keep_distance),
-        bounds_source: BoundsSource::FollowCamera,
-        max_boids: 100,
-    }
+/// The Unity tank group's scene, in Processing's world at 10 units per Unity unit (a 28-unit tank
+/// is 2.8 Unity units long): no flocking (the groups drive the tanks), no edges.
+fn tank_group() -> FlockConfig {
+    FlockConfig::tank_group(GroupParams::default().keep_distance * 10.0)
 }
 
 /// Boids that keep close and turn together: short separation, strong alignment and cohesion,
 /// a brisk constant speed.
-pub fn tight_school() -> FlockSettings {
-    FlockSettings::from_config(FlockConfig {
+fn tight_school() -> FlockConfig {
+    FlockConfig {
         separation_radius: 14.0,
         alignment_radius: 45.0,
         cohesion_radius: 60.0,
@@ -229,13 +152,13 @@ pub fn tight_school() -> FlockSettings {
         speed_mode: SpeedMode::Constant,
         max_force: 300.0,
         ..FlockConfig::processing()
-    })
+    }
 }
 
 /// Boids that keep their distance and barely agree: wide separation, weak alignment, a narrow
 /// field of view, speeds free to vary.
-pub fn loose_swarm() -> FlockSettings {
-    FlockSettings::from_config(FlockConfig {
+fn loose_swarm() -> FlockConfig {
+    FlockConfig {
         separation_radius: 40.0,
         alignment_radius: 50.0,
         cohesion_radius: 120.0,
@@ -249,7 +172,7 @@ pub fn loose_swarm() -> FlockSettings {
         max_force: 80.0,
         view_angle_degrees: 240.0,
         ..FlockConfig::processing()
-    })
+    }
 }
 
 #[cfg(test)]
@@ -258,19 +181,34 @@ mod tests {
     use flock_core::world_size;
 
     #[test]
-    fn every_preset_is_valid_and_has_its_own_file() {
-        let mut files = std::collections::BTreeSet::new();
+    fn every_preset_is_valid_and_named_once() {
+        let mut names = std::collections::BTreeSet::new();
         for preset in all() {
-            assert_eq!((preset.settings)().validate(), Ok(()), "{}", preset.name);
-            assert!(files.insert(preset.file), "{} twice", preset.file);
+            assert_eq!((preset.config)().validate(), Ok(()), "{}", preset.name);
+            assert!(names.insert(preset.name), "{} twice", preset.name);
         }
     }
 
     #[test]
-    fn the_unity_world_is_as_wide_as_the_window_and_two_to_one() {
-        let bounds = unity_port().config.bounds;
-        // In 3D as deep as it is high.
-        assert_eq!(bounds.size(), world_size(1280.0, 640.0));
-        assert_eq!(unity_port_first().config.bounds, bounds);
+    fn a_sized_preset_fills_the_bounds_at_the_same_proportions() {
+        let bounds = Bounds::centered(world_size(1280.0, 640.0));
+        let unity = all()
+            .iter()
+            .find(|preset| preset.name == "Unity port")
+            .unwrap();
+        let sized = unity.sized_for(bounds).unwrap();
+        assert_eq!(sized.bounds, bounds);
+        // The Unity world is 10 units high: 64 of these bounds' units to one.
+        let expected = FlockConfig::unity_port().scaled(64.0);
+        assert!((sized.separation_radius - expected.separation_radius).abs() < 1e-4);
+        assert!((sized.max_speed - expected.max_speed).abs() < 1e-3);
+    }
+
+    #[test]
+    fn bounds_of_no_height_are_refused() {
+        let flat = Bounds::centered(world_size(1280.0, 0.0));
+        for preset in all() {
+            assert!(preset.sized_for(flat).is_err(), "{}", preset.name);
+        }
     }
 }

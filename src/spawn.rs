@@ -129,7 +129,7 @@ fn spawn(world: &mut World, command: SpawnBoids) -> Vec<Entity> {
     let speed = speed.unwrap_or(config.max_speed);
     #[cfg(feature = "render")]
     let prefab = world
-        .get_resource_or_init::<crate::prefab::BoidPrefab>()
+        .get_resource_or_init::<crate::render::prefab::BoidPrefab>()
         .clone();
     // The boids stream into `spawn_batch` as they are made rather than being collected
     // first: a million boids' bundles (about 200 MB with sprites) never exist at once beside
@@ -161,7 +161,7 @@ fn spawn(world: &mut World, command: SpawnBoids) -> Vec<Entity> {
         // so a large spawn moves each boid between tables once and queues no command per
         // boid. It draws from the looks generator, so the flight is the same without it.
         #[cfg(feature = "render")]
-        let boid = (boid, crate::prefab::prefab_look(&prefab, &mut rng));
+        let boid = (boid, crate::render::prefab::prefab_look(&prefab, &mut rng));
         boid
     });
     let spawned = world.spawn_batch(new_boids).collect();

@@ -11,11 +11,11 @@ use flock_core::{
     Vector,
 };
 
-use crate::behaviours::{SteeringCombination, SteeringPriority};
-use crate::components::{Acceleration, Boid, Species, SteeringForce, SteeringWeights, Velocity};
+use crate::components::{Acceleration, Boid, Species, SteeringWeights, Velocity};
 use crate::dimension::position_of;
 use crate::parallel::compute_pool;
 use crate::settings::ActiveFlockSettings;
+use crate::steering_force::{SteeringCombination, SteeringForce, SteeringPriority};
 
 /// The contiguous buffers one step works on: a snapshot of every boid, the neighbour index
 /// built over it, and the forces computed from it. Kept between steps so nothing is

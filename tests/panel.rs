@@ -48,7 +48,7 @@ fn saved_settings_load_back_equal() {
 
     // Every built-in preset survives the trip too.
     for preset in builtin_presets() {
-        let settings = (preset.settings)();
+        let settings = FlockSettings::from_config((preset.config)());
         save_settings(&path, &settings).unwrap();
         assert_eq!(load_settings(&path).unwrap(), settings, "{}", preset.name);
     }
@@ -174,6 +174,7 @@ fn debug_drawing_does_not_change_the_simulation() {
 #[test]
 fn clicks_on_a_ui_do_not_reach_the_world() {
     let mut app = create_app(FlockSettings::default(), 3);
+    app.insert_resource(ClickToSpawn::ON);
     app.init_resource::<ButtonInput<MouseButton>>();
     app.insert_resource(CursorWorldPosition(Some(Vec2::new(10.0, 10.0))));
     let click = |app: &mut App, over_ui: bool| {

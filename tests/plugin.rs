@@ -146,6 +146,7 @@ fn the_cap_holds_for_commands_and_clicks() {
 
     #[cfg(feature = "render")]
     {
+        app.insert_resource(bevy_flock::ClickToSpawn::ON);
         app.init_resource::<bevy::input::ButtonInput<MouseButton>>();
         app.insert_resource(bevy_flock::CursorWorldPosition(Some(Vec2::ZERO)));
         app.world_mut()

@@ -73,19 +73,24 @@ fn a_line_keeps_its_order_and_its_spacing_behind_a_closed_gate_and_then_goes_thr
         for &boid in &line {
             if !through.contains(&boid) && position(&app, boid).x > door.x {
                 // Through: walks on.
-                app.world_mut()
-                    .entity_mut(boid)
-                    .remove::<Queue>()
-                    .insert(Seek {
-                        target: Target::Point(level(2_000.0, 0.0)),
-                        weight: 1.0,
-                    });
+                walk_on(&mut app, boid);
                 through.push(boid);
             }
         }
     }
     assert_eq!(through, line, "through in this order");
     assert_sound(&mut app);
+}
+
+/// A walker through the door leaves the queue and walks on, far to the right.
+fn walk_on(app: &mut App, boid: Entity) {
+    app.world_mut()
+        .entity_mut(boid)
+        .remove::<Queue>()
+        .insert(Seek {
+            target: Target::Point(level(2_000.0, 0.0)),
+            weight: 1.0,
+        });
 }
 
 /// Half the size of a wall piece on the ground: `half_length` along x, `half_width` across (in
@@ -138,13 +143,7 @@ fn a_crowd_in_a_room_all_get_through_the_door() {
             let passed = position(&app, boid).x > 20.0;
             let queueing = app.world().get::<Queue>(boid).is_some();
             if passed && queueing {
-                app.world_mut()
-                    .entity_mut(boid)
-                    .remove::<Queue>()
-                    .insert(Seek {
-                        target: Target::Point(level(2_000.0, 0.0)),
-                        weight: 1.0,
-                    });
+                walk_on(&mut app, boid);
                 through += 1;
             }
         }
@@ -216,11 +215,5 @@ fn bad_queue_values_steer_no_one_and_break_nothing() {
         queue.state.blocked_for = f32::MAX;
         spawn_boid(&mut app, (WALKER, at(level(-500.0, 0.0)), queue));
     }
-    let boids = boid_count(&mut app);
-    step(&mut app, 120);
-    for boid in idle {
-        assert_eq!(velocity(&app, boid), moving.0, "{boid}");
-    }
-    assert_eq!(boid_count(&mut app), boids);
-    assert_sound(&mut app);
+    assert_refused_and_kept(&mut app, &idle, moving.0);
 }

@@ -15,18 +15,33 @@ use bevy_flock::prelude::*;
 use bevy_flock::{CursorWorldPosition, PrefabStyled};
 use common::*;
 
-#[test]
-fn a_click_adds_exactly_one_boid_at_the_cursor() {
-    let mut app = create_app(FlockSettings::default(), 3);
-    spawn(&mut app, 5, Placement::RandomInBounds);
+/// Presses the left button with the cursor at `target` and steps once.
+fn click_at(app: &mut App, target: Vector) {
     app.init_resource::<ButtonInput<MouseButton>>();
-    // In 3D, where the cursor meets the ground.
-    let target = level(40.0, -25.0);
     app.insert_resource(CursorWorldPosition(Some(target)));
     app.world_mut()
         .resource_mut::<ButtonInput<MouseButton>>()
         .press(MouseButton::Left);
-    step(&mut app, 1);
+    step(app, 1);
+}
+
+#[test]
+fn a_click_adds_nothing_unless_the_app_turns_click_to_spawn_on() {
+    let mut app = create_app(FlockSettings::default(), 3);
+    spawn(&mut app, 5, Placement::RandomInBounds);
+    assert_eq!(*app.world().resource::<ClickToSpawn>(), ClickToSpawn::OFF);
+    click_at(&mut app, level(40.0, -25.0));
+    assert_eq!(boid_count(&mut app), 5);
+}
+
+#[test]
+fn a_click_adds_exactly_one_boid_at_the_cursor() {
+    let mut app = create_app(FlockSettings::default(), 3);
+    app.insert_resource(ClickToSpawn::ON);
+    spawn(&mut app, 5, Placement::RandomInBounds);
+    // In 3D, where the cursor meets the ground.
+    let target = level(40.0, -25.0);
+    click_at(&mut app, target);
     // What the input plugin does at the start of the next frame.
     app.world_mut()
         .resource_mut::<ButtonInput<MouseButton>>()

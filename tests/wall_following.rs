@@ -194,11 +194,5 @@ fn bad_follow_wall_values_steer_no_one_and_break_nothing() {
     for (place, behaviour) in extreme {
         spawn_boid(&mut app, (WALKER, place, behaviour));
     }
-    let boids = boid_count(&mut app);
-    step(&mut app, 120);
-    for boid in idle {
-        assert_eq!(velocity(&app, boid), moving.0, "{boid}");
-    }
-    assert_eq!(boid_count(&mut app), boids);
-    assert_sound(&mut app);
+    assert_refused_and_kept(&mut app, &idle, moving.0);
 }

@@ -7,7 +7,7 @@ a thin dark outline so it stays readable on dark backgrounds after tinting.
 All shapes point to the right (+x): the game rotates them by atan2(vy, vx).
 
 Shapes are drawn at 4x (256x256) and downsampled with LANCZOS for smooth,
-anti-aliased edges. Output goes to <repo>/src/sprites/, where the crate embeds them (src/sprites/mod.rs).
+anti-aliased edges. Output goes to <repo>/src/render/sprites/, where the crate embeds them (src/render/sprites/mod.rs).
 
 Rerun from the repository root with:
 
@@ -20,7 +20,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFilter
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-OUT_DIR = REPO_ROOT / "src" / "sprites"
+OUT_DIR = REPO_ROOT / "src" / "render" / "sprites"
 
 SIZE = 64          # final sprite size in pixels
 SCALE = 4          # supersampling factor

@@ -8,7 +8,7 @@ use bevy_flock::prelude::*;
 
 use super::net::{Peer, game_bounds};
 use super::protocol::{Input, MAX_COORDINATE, MAX_RULE_WEIGHT, Rule};
-use super::support::{overlay_text, top_left_of_bounds};
+use super::support::{corner_text, top_left_of_bounds};
 
 /// Boids one click spawns.
 const CLICK_SPAWNS: u8 = 8;
@@ -26,11 +26,7 @@ struct Status;
 
 fn spawn_view(mut commands: Commands) {
     commands.spawn(Camera2d);
-    commands.spawn((
-        Status,
-        overlay_text(Color::srgb(0.85, 0.88, 0.95)),
-        Transform::from_xyz(0.0, 0.0, 10.0),
-    ));
+    commands.spawn((Status, corner_text()));
 }
 
 /// Shows the whole of the game's bounds, whatever the window's size, once the game is known.

@@ -1,7 +1,7 @@
 //! A one-line help in the top-left corner of the view, kept there as the window resizes.
 
 use bevy::camera::visibility::RenderLayers;
-use bevy::ecs::system::SystemParam;
+use bevy::ecs::system::{ScheduleSystem, SystemParam};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_flock::{Boid, FlockClock, FlockSettings};
@@ -16,10 +16,20 @@ pub struct HelpLinePlugin(pub &'static str);
 
 impl Plugin for HelpLinePlugin {
     fn build(&self, app: &mut App) {
-        app.insert_resource(HelpLine(self.0.to_owned()))
-            .add_systems(Startup, spawn_help)
-            .add_systems(Update, show_help);
+        add_help(app, self.0, spawn_help, show_help);
     }
+}
+
+/// Starts the help line at `line`, spawned by `spawn` and kept up to date by `show`.
+fn add_help<S, T>(
+    app: &mut App,
+    line: &str,
+    spawn: impl IntoScheduleConfigs<ScheduleSystem, S>,
+    show: impl IntoScheduleConfigs<ScheduleSystem, T>,
+) {
+    app.insert_resource(HelpLine(line.to_owned()))
+        .add_systems(Startup, spawn)
+        .add_systems(Update, show);
 }
 
 /// Shows [`HelpLine`] in the window's top-left corner at a fixed size, whatever the main
@@ -28,9 +38,7 @@ pub struct ScreenHelpPlugin(pub &'static str);
 
 impl Plugin for ScreenHelpPlugin {
     fn build(&self, app: &mut App) {
-        app.insert_resource(HelpLine(self.0.to_owned()))
-            .add_systems(Startup, spawn_screen_help)
-            .add_systems(Update, show_screen_help);
+        add_help(app, self.0, spawn_screen_help, show_screen_help);
     }
 }
 
@@ -97,11 +105,15 @@ pub fn top_left_of_bounds(settings: &FlockSettings) -> Vec3 {
 }
 
 fn spawn_help(mut commands: Commands) {
-    commands.spawn((
-        HelpText,
+    commands.spawn((HelpText, corner_text()));
+}
+
+/// A line of text in the help's colour, over the flock: place it with its `Transform`.
+pub fn corner_text() -> impl Bundle {
+    (
         overlay_text(Color::srgb(0.85, 0.88, 0.95)),
         Transform::from_xyz(0.0, 0.0, 10.0),
-    ));
+    )
 }
 
 fn show_help(

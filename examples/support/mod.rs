@@ -16,14 +16,15 @@ pub mod gpu;
 mod help;
 pub mod hunt;
 mod input;
+pub mod scenes;
 mod selection;
 pub mod stress;
 pub mod tanks;
 
 pub use avoidance::{Avoiding, switch_avoidance};
 pub use help::{
-    FlockStatus, HelpLine, HelpLinePlugin, HelpText, PanelKey, ScreenHelpPlugin, overlay_text,
-    top_left_of_bounds,
+    FlockStatus, HelpLine, HelpLinePlugin, HelpText, PanelKey, ScreenHelpPlugin, corner_text,
+    overlay_text, top_left_of_bounds,
 };
 pub use input::{Shortcuts, WorldClicks, pause_on_space, step_on_n};
 pub use selection::{ClickToSend, Destination, Selection};
@@ -33,6 +34,7 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use bevy_flock::flock_core::{Bounds, world_size};
 use bevy_flock::prelude::*;
 
 /// Adds the tuning panel (feature `panel`, on by default) when it is asked for: `--panel` on
@@ -104,6 +106,57 @@ pub fn behaviours_only(separation_radius: f32) -> FlockSettings {
         bounds_source: BoundsSource::FollowCamera,
         max_boids: 200,
     }
+}
+
+/// `config` in a fixed world `width` x `height` centred on the origin (as deep as it is high in
+/// 3D), up to `max_boids`: the world a scene is laid out in, whatever the window shows.
+pub fn fixed_world(
+    width: f32,
+    height: f32,
+    max_boids: usize,
+    config: FlockConfig,
+) -> FlockSettings {
+    FlockSettings {
+        config: FlockConfig {
+            bounds: Bounds::centered(world_size(width, height)),
+            ..config
+        },
+        bounds_source: BoundsSource::Fixed,
+        max_boids,
+    }
+}
+
+/// `config` in the examples' window, 1280 x 720 centred on the origin, fixed: [`fixed_world`].
+pub fn window_world(max_boids: usize, config: FlockConfig) -> FlockSettings {
+    fixed_world(1280.0, 720.0, max_boids, config)
+}
+
+/// A vehicle's own limits with a mass of 1: its top speed and the most force its behaviours
+/// may add up to.
+pub const fn limits(max_speed: f32, max_force: f32) -> MotionLimits {
+    MotionLimits {
+        max_speed,
+        max_force,
+        mass: 1.0,
+    }
+}
+
+/// Runs `app` with the tuning panel when it is asked for (`--panel`), whose Reset spawns
+/// `reset`: how most scenes end their `main`.
+pub fn run_with_panel_on_request(mut app: App, reset: SpawnBoids) {
+    add_panel(&mut app, false, reset);
+    app.run();
+}
+
+/// [`example_app`] with its flock: the flock's `settings` (inserted before the plugin, so the
+/// first step uses them), [`BoidsPlugin`] seeded with `seed`, and the help line the example
+/// keeps up to date.
+pub fn flock_app(example: &'static str, settings: FlockSettings, seed: u64) -> App {
+    let mut app = example_app(example);
+    app.insert_resource(settings)
+        .add_plugins(BoidsPlugin::default().with_seed(seed))
+        .add_plugins(HelpLinePlugin(""));
+    app
 }
 
 /// A 2D prefab drawing boids with one of the bundled sprites, `size` across, in `colors`.

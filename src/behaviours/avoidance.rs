@@ -6,10 +6,12 @@ use flock_core::Vector;
 use flock_core::steering::Polygon;
 use flock_core::steering::{Shape, avoid_obstacles as obstacle_force, avoid_walls as wall_force};
 
-use crate::behaviours::{MotionLimits, Steerers, SteeringForce, add_forces, vehicle};
+use crate::behaviours::limits::MotionLimits;
+use crate::behaviours::steerers::{Steerers, add_forces, prioritised, vehicle};
 use crate::components::{Acceleration, Velocity};
 use crate::dimension::position_of;
 use crate::settings::ActiveFlockSettings;
+use crate::steering_force::SteeringForce;
 
 /// The cocos2d-x crowd demo's wall avoidance: look `look_ahead` along the heading and, for
 /// every wall of the flock's bounds that point is beyond, push straight inwards, changing the
@@ -191,3 +193,6 @@ pub(crate) fn avoid_obstacles(
         Some(behaviour.weight * force)
     });
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(AvoidObstacles => AvoidObstacles);

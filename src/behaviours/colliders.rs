@@ -8,8 +8,9 @@ use flock_core::Vector;
 use flock_core::steering::{Vehicle, dodge, escape};
 
 use crate::behaviours::reported::ReportedOnce;
-use crate::behaviours::{Steerers, SteeringForce, SteeringPriority, vehicle};
+use crate::behaviours::steerers::{Steerers, vehicle};
 use crate::settings::ActiveFlockSettings;
+use crate::steering_force::{SteeringForce, SteeringPriority};
 
 /// Steer around avian colliders in the path, as [`AvoidObstacles`](crate::AvoidObstacles)
 /// steers around [`Obstacle`](crate::Obstacle)s: a ball `clearance` in radius is cast

@@ -5,11 +5,12 @@ use bevy::prelude::*;
 use flock_core::Space;
 use flock_core::steering::{CollisionParams, avoid_collisions as collision_force};
 
-use crate::behaviours::SteeringForce;
 use crate::behaviours::reported::ReportedOnce;
 use crate::behaviours::slicing::{SlicedAnswer, SlicedSteerers, Slices, add_sliced_forces};
+use crate::behaviours::steerers::prioritised;
 use crate::settings::ActiveFlockSettings;
 use crate::steer::Nearby;
+use crate::steering_force::SteeringForce;
 
 /// Predict when each nearby boid will pass closest and steer (or brake) to avoid the soonest
 /// pass closer than `params.min_distance` within `params.horizon` seconds (Reynolds'
@@ -17,7 +18,7 @@ use crate::steer::Nearby;
 /// flock index's candidates within reach (see [`CollisionParams::query_radius`]; the others
 /// are assumed no faster than the flock's `max_speed` or this boid's own), so the cost grows
 /// with the crowd's density, not its size. Parameters that are not finite and positive are
-/// reported once and steer nobody. Under [`TimeSlicing`](crate::behaviours::TimeSlicing), far
+/// reported once and steer nobody. Under [`TimeSlicing`](crate::TimeSlicing), far
 /// boids predict only every few steps.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
@@ -62,3 +63,6 @@ pub(crate) fn avoid_collisions(
         Some(behaviour.weight * collision_force(me, others, params))
     });
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(AvoidCollisions => AvoidCollisions);

@@ -4,10 +4,11 @@ use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 use flock_core::steering::combine;
 
+use crate::behaviours::limits::MotionLimits;
 use crate::behaviours::priority::combine_by_priority;
-use crate::behaviours::{MotionLimits, SteeringCombination};
-use crate::components::{Acceleration, SteeringForce};
+use crate::components::Acceleration;
 use crate::settings::ActiveFlockSettings;
+use crate::steering_force::{SteeringCombination, SteeringForce};
 
 /// The cocos2d-x crowd demo's combination, by default: truncate the sum to the maximum force,
 /// divide by mass, add to the acceleration; or the boid's prioritised

@@ -4,8 +4,9 @@ use bevy::prelude::*;
 use flock_core::steering::{Enclosure, contain};
 
 use crate::behaviours::reported::ReportedOnce;
-use crate::behaviours::{Steerers, SteeringForce, add_forces};
+use crate::behaviours::steerers::{Steerers, add_forces, prioritised};
 use crate::settings::ActiveFlockSettings;
+use crate::steering_force::SteeringForce;
 
 /// A region boids with [`StayInside`] keep to, in world coordinates (the entity's `Transform`
 /// is not used): a polygon in 2D (any simple polygon, checked by `flock_core`'s
@@ -48,3 +49,6 @@ pub(crate) fn stay_inside(
             .then(|| behaviour.weight * contain(me, &pen.0, behaviour.look_ahead))
     });
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(StayInside => StayInside);

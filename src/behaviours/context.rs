@@ -11,13 +11,16 @@ use flock_core::steering::context::{
 };
 use flock_core::steering::{Shape, predict};
 
+use crate::behaviours::avoidance::Obstacle;
+use crate::behaviours::flee::Flee;
+use crate::behaviours::pursuit::Pursue;
 use crate::behaviours::reported::ReportedOnce;
+use crate::behaviours::seek::{Arrive, Seek};
+use crate::behaviours::steerers::{Steerers, vehicle};
 use crate::behaviours::target::{Bodies, Target};
-use crate::behaviours::{
-    Arrive, Flee, Obstacle, Pursue, Seek, Steerers, SteeringForce, SteeringPriority, vehicle,
-};
 use crate::settings::ActiveFlockSettings;
 use crate::steer::Nearby;
+use crate::steering_force::{SteeringForce, SteeringPriority};
 
 /// Steer by context maps rather than by the weighted sum of the boid's behaviour forces.
 ///

@@ -5,8 +5,9 @@ use bevy::prelude::*;
 use flock_core::Vector;
 use flock_core::steering::{Vehicle, flee_all};
 
-use crate::behaviours::SteeringForce;
+use crate::behaviours::steerers::prioritised;
 use crate::behaviours::target::{Bodies, Target, TargetBehaviour};
+use crate::steering_force::SteeringForce;
 
 /// Steer at full speed away from each threat closer than `radius`; the forces of several
 /// threats add up, as in the cocos2d-x crowd demo. Threats that are despawned entities are skipped.
@@ -32,3 +33,6 @@ impl TargetBehaviour for Flee {
         Some(self.weight * flee_all(me, threats, self.radius))
     }
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(Flee => Flee);

@@ -4,8 +4,9 @@
 use bevy::prelude::*;
 use flock_core::steering::{FlowField, follow_flow};
 
-use crate::behaviours::{Steerers, SteeringForce, add_forces};
+use crate::behaviours::steerers::{Steerers, add_forces, prioritised};
 use crate::settings::ActiveFlockSettings;
+use crate::steering_force::SteeringForce;
 
 /// The flow field boids with [`FollowFlowField`] follow. Build it with the kernel's
 /// constructors, which check their input: [`FlowField::from_fn`], [`FlowField::from_pixels`]
@@ -44,3 +45,6 @@ pub(crate) fn follow_flow_field(
         Some(behaviour.weight * follow_flow(me, &field.0, behaviour.look_ahead))
     });
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(FollowFlowField => FollowFlowField);

@@ -8,10 +8,11 @@ use flock_core::steering::{FormationShape, arrive_moving, assign_slots, formatio
 
 use crate::behaviours::frame::frame_of;
 use crate::behaviours::reported::ReportedOnce;
+use crate::behaviours::steerers::{SteererQuery, vehicle};
 use crate::behaviours::target::Bodies;
-use crate::behaviours::{SteererQuery, SteeringForce, SteeringPriority, vehicle};
 use crate::dimension::position_of;
 use crate::settings::ActiveFlockSettings;
+use crate::steering_force::{SteeringForce, SteeringPriority};
 
 /// A formation laid out in its entity's frame: put it on the anchor (a leader boid, or any
 /// entity with a `Transform` that you move and turn) and give each member a

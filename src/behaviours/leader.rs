@@ -6,9 +6,10 @@ use flock_core::Vector;
 use flock_core::steering::{Leader, LeaderFollowParams, follow_leader};
 
 use crate::behaviours::frame::OtherFrames;
-use crate::behaviours::{Steerers, SteeringForce, add_forces};
+use crate::behaviours::steerers::{Steerers, add_forces, prioritised};
 use crate::dimension::position_of;
 use crate::settings::ActiveFlockSettings;
+use crate::steering_force::SteeringForce;
 
 /// Follow `leader` (Reynolds' leader following, see [`follow_leader`]): arrive at a point
 /// behind it, step sideways out of its way when in front of it, and keep apart from the other
@@ -69,3 +70,6 @@ pub(crate) fn follow_leaders(
         Some(follow.weight * follow_leader(me, &leader, mates, &follow.params))
     });
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(FollowLeader => FollowLeader);

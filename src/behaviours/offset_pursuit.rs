@@ -5,8 +5,9 @@ use flock_core::Vector;
 use flock_core::steering::offset_pursue;
 
 use crate::behaviours::frame::OtherFrames;
-use crate::behaviours::{Steerers, SteeringForce, add_forces};
+use crate::behaviours::steerers::{Steerers, add_forces, prioritised};
 use crate::settings::ActiveFlockSettings;
+use crate::steering_force::SteeringForce;
 
 /// Pursue the point `offset` in `target`'s frame (see [`offset_pursue`]): far from it, seek
 /// where it will be; within `slow_radius`, match the target's velocity and close in, so the
@@ -42,3 +43,6 @@ pub(crate) fn pursue_offsets(
         Some(pursuit.weight * force)
     });
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(OffsetPursuit => OffsetPursuit);

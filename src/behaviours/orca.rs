@@ -10,8 +10,9 @@ use flock_core::steering::{
     OrcaAgent, OrcaNeighbour, OrcaParams, OrcaScratch, Shape, orca_velocity,
 };
 
+use crate::behaviours::avoidance::Obstacle;
+use crate::behaviours::limits::MotionLimits;
 use crate::behaviours::reported::ReportedOnce;
-use crate::behaviours::{MotionLimits, Obstacle};
 use crate::components::{Acceleration, Velocity};
 use crate::dimension::position_of;
 use crate::settings::ActiveFlockSettings;

@@ -7,8 +7,9 @@ use flock_core::Vector;
 use flock_core::steering::{PathError, PathFollowParams, Polyline, follow_path};
 
 use crate::behaviours::reported::ReportedOnce;
-use crate::behaviours::{Steerers, SteeringForce, add_forces};
+use crate::behaviours::steerers::{Steerers, add_forces, prioritised};
 use crate::settings::ActiveFlockSettings;
+use crate::steering_force::SteeringForce;
 
 /// A path for boids to follow: a polyline through `points` (open, or `looped` back to the
 /// first), with a corridor `radius` wide on each side. Put it on an entity of its own; any
@@ -95,3 +96,6 @@ pub(crate) fn follow_paths(
         Some(follow.weight * follow_path(me, path, &follow.params))
     });
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(FollowPath => FollowPath);

@@ -4,8 +4,10 @@ use bevy::prelude::*;
 use flock_core::Vector;
 use flock_core::steering::{Vehicle, evade, pursue};
 
-use crate::behaviours::SteeringForce;
+use crate::behaviours::steerers::prioritised;
 use crate::behaviours::target::{Bodies, Target, TargetBehaviour};
+use crate::steering_force::SteeringForce;
+prioritised!(Evade => Evade);
 
 /// Seek where `target` will be, predicted from its velocity over the time to reach it, at most
 /// `max_look_ahead` seconds. A despawned target gives no force.
@@ -51,3 +53,6 @@ impl TargetBehaviour for Evade {
         Some(self.weight * evade(me, threat, velocity, look_ahead, self.radius))
     }
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(Pursue => Pursue);

@@ -6,9 +6,10 @@ use flock_core::steering::{QueueParams, QueueState, queue};
 use flock_core::{Space, Vector};
 
 use crate::behaviours::reported::ReportedOnce;
-use crate::behaviours::{SteererQuery, SteeringForce, SteeringPriority, vehicle};
+use crate::behaviours::steerers::{SteererQuery, vehicle};
 use crate::settings::ActiveFlockSettings;
 use crate::steer::Nearby;
+use crate::steering_force::{SteeringForce, SteeringPriority};
 
 /// Queue for `door` (Reynolds' queueing at a doorway): head for it at full speed, slow down
 /// for the nearest boid ahead in the lane towards it and stop behind it, and, blocked for

@@ -4,8 +4,10 @@ use bevy::prelude::*;
 use flock_core::Vector;
 use flock_core::steering::{Vehicle, arrive, seek};
 
-use crate::behaviours::SteeringForce;
+use crate::behaviours::steerers::prioritised;
 use crate::behaviours::target::{Bodies, Target, TargetBehaviour};
+use crate::steering_force::SteeringForce;
+prioritised!(Arrive => Arrive);
 
 /// Steer at full speed towards a target.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Default)]
@@ -58,3 +60,6 @@ impl TargetBehaviour for Arrive {
         Some(self.weight * arrive(&me, target, self.slow_radius.max(0.0)))
     }
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(Seek => Seek);

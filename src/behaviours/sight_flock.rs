@@ -4,9 +4,10 @@
 use bevy::prelude::*;
 use flock_core::steering::{SightParams, sight_flock};
 
-use crate::behaviours::{Steerers, SteeringForce, add_forces};
+use crate::behaviours::steerers::{Steerers, add_forces, prioritised};
 use crate::settings::ActiveFlockSettings;
 use crate::steer::Nearby;
+use crate::steering_force::SteeringForce;
 
 /// Flock as the ActionScript flocking tutorial's `flock()` does: over every other boid in sight
 /// (within `params.in_sight` and not behind), seek their average position, steer by their average
@@ -34,3 +35,6 @@ pub(crate) fn flock_in_sight(
         Some(behaviour.weight * sight_flock(me, others, &behaviour.params))
     });
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(SightFlock => SightFlock);

@@ -8,8 +8,7 @@ use bevy::prelude::*;
 use flock_core::steering::Vehicle;
 use flock_core::{FlockConfig, Vector};
 
-use crate::behaviours::priority::Prioritised;
-use crate::behaviours::{SteererQuery, vehicle};
+use crate::behaviours::steerers::{Prioritised, SteererQuery, vehicle};
 use crate::clock::FlockClock;
 use crate::dimension::position_of;
 

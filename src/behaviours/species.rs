@@ -6,9 +6,10 @@ use flock_core::Space;
 use flock_core::Vector;
 use flock_core::steering::{Vehicle, flee_all, pursue};
 
-use crate::behaviours::{MotionLimits, SteeringForce, SteeringPriority};
+use crate::behaviours::limits::MotionLimits;
 use crate::settings::ActiveFlockSettings;
 use crate::steer::FlockBuffers;
+use crate::steering_force::{SteeringForce, SteeringPriority};
 
 /// One kind hunting another: prey flee every predator within `flee_radius`, and each predator
 /// pursues the nearest prey within `chase_radius`.

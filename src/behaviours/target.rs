@@ -5,8 +5,7 @@ use flock_core::Vector;
 
 use flock_core::steering::Vehicle;
 
-use crate::behaviours::priority::Prioritised;
-use crate::behaviours::{Steerers, add_forces};
+use crate::behaviours::steerers::{Prioritised, Steerers, add_forces};
 use crate::components::Velocity;
 use crate::dimension::position_of;
 use crate::settings::ActiveFlockSettings;

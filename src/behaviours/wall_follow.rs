@@ -4,9 +4,12 @@
 use bevy::prelude::*;
 use flock_core::steering::{Wall, WallFollowParams, follow_wall};
 
+use crate::behaviours::avoidance::Obstacle;
+use crate::behaviours::containment::Pen;
 use crate::behaviours::reported::ReportedOnce;
-use crate::behaviours::{Obstacle, Pen, Steerers, SteeringForce, add_forces};
+use crate::behaviours::steerers::{Steerers, add_forces, prioritised};
 use crate::settings::ActiveFlockSettings;
+use crate::steering_force::SteeringForce;
 
 /// Follow the wall of entity `wall` (Reynolds' wall following): round the outside of its
 /// [`Obstacle`], or round the inside of its [`Pen`], keeping `params.distance` from it with the
@@ -65,3 +68,6 @@ pub(crate) fn follow_walls(
         Some(behaviour.weight * follow_wall(me, wall, params))
     });
 }
+
+// Where the forces of this file's behaviours stand in a prioritised combination.
+prioritised!(FollowWall => FollowWall);

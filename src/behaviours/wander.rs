@@ -3,10 +3,12 @@
 use bevy::prelude::*;
 use flock_core::steering::{WanderParams, WanderState, wander as wander_force, wander_jitter};
 
-use crate::behaviours::{MotionLimits, SteeringForce, SteeringPriority, vehicle};
+use crate::behaviours::limits::MotionLimits;
+use crate::behaviours::steerers::vehicle;
 use crate::components::Velocity;
 use crate::rng::FlockRng;
 use crate::settings::ActiveFlockSettings;
+use crate::steering_force::{SteeringForce, SteeringPriority};
 
 /// Wander: steer towards a point on a circle ahead (a sphere in 3D), which jitters each step;
 /// with a home, be pulled back when farther than its radius.

@@ -435,7 +435,7 @@ mod tests {
     #[test]
     fn a_mesh_without_normals_gets_no_pipeline_and_one_with_them_does() {
         let pipelines = GpuDrawPipelines::default();
-        let bird = crate::meshes::bird_mesh(10.0);
+        let bird = crate::render::meshes::bird_mesh(10.0);
         assert!(pipelines.descriptor(&key_for(&bird)).is_some());
         let bare = Mesh::new(
             PrimitiveTopology::TriangleList,

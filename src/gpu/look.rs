@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use bevy::render::Extract;
 
 use super::GpuFlock;
-use crate::prefab::{BoidColors, BoidPrefab};
+use crate::render::prefab::{BoidColors, BoidPrefab};
 
 /// The prefab as the render world draws the GPU flock with it.
 #[derive(Resource, Debug, Clone, Default)]

@@ -123,9 +123,9 @@ impl Plugin for GpuFlockPlugin {
         // The bundled sprites (2D) or the default bird (3D), as `BoidsPlugin` adds them: both
         // leave a prefab the app chose alone, so adding both plugins is the same as one.
         #[cfg(not(flock_3d))]
-        crate::sprites::add_bundled_sprites(app);
+        crate::render::sprites::add_bundled_sprites(app);
         #[cfg(flock_3d)]
-        crate::prefab::add_default_mesh(app);
+        crate::render::prefab::add_default_mesh(app);
     }
 }
 

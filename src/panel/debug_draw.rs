@@ -12,7 +12,7 @@ use flock_core::{AnyIndex, NeighbourIndex, Vector};
 
 use crate::components::{Boid, Velocity};
 use crate::dimension::{position_of, translation_of};
-use crate::pointer::{CursorWorldPosition, UiWantsInput};
+use crate::render::pointer::{CursorWorldPosition, UiWantsInput};
 use crate::settings::ActiveFlockSettings;
 use crate::steer::FlockBuffers;
 

@@ -7,7 +7,7 @@ use bevy_egui::egui;
 use bevy_egui::input::EguiWantsInput;
 
 use super::state::PanelState;
-use crate::pointer::UiWantsInput;
+use crate::render::pointer::UiWantsInput;
 
 /// Tells the core when the pointer or keyboard belongs to egui ([`UiWantsInput`]), for
 /// click-to-spawn and apps' own shortcuts.

@@ -6,8 +6,8 @@ use bevy_egui::egui::{ComboBox, Ui};
 
 use super::state::{PrefabChoices, Tuning};
 #[cfg(flock_3d)]
-use crate::prefab::BoidColors;
-use crate::prefab::BoidPrefab;
+use crate::render::prefab::BoidColors;
+use crate::render::prefab::BoidPrefab;
 
 #[cfg(not(flock_3d))]
 pub(super) fn offer_bundled_prefabs(
@@ -40,7 +40,7 @@ pub(super) fn offer_bundled_prefabs(
         (
             "fish".into(),
             BoidPrefab {
-                mesh: meshes.add(crate::meshes::fish_mesh(14.0)),
+                mesh: meshes.add(crate::render::meshes::fish_mesh(14.0)),
                 colors: BoidColors::RandomHue {
                     saturation: 0.75,
                     lightness: 0.6,
@@ -50,7 +50,7 @@ pub(super) fn offer_bundled_prefabs(
         (
             "big bird".into(),
             BoidPrefab {
-                mesh: meshes.add(crate::meshes::bird_mesh(24.0)),
+                mesh: meshes.add(crate::render::meshes::bird_mesh(24.0)),
                 colors: BoidColors::Single(Color::srgb(1.0, 0.78, 0.45)),
             },
         ),

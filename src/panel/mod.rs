@@ -38,7 +38,7 @@ use bevy::prelude::*;
 use bevy_egui::egui::{self, Align2};
 use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass};
 
-use crate::pointer::UiWantsInput;
+use crate::render::pointer::UiWantsInput;
 use crate::spawn::{Placement, SpawnBoids};
 use state::{PanelState, Shown, Tuning};
 
@@ -51,8 +51,10 @@ pub use presets::{
 pub use reset::{FlockWasReset, PanelReset, ResetFlock};
 pub use state::PrefabChoices;
 
-/// The tuning panel: add it after [`BoidsPlugin`](crate::BoidsPlugin). It brings egui
-/// (`EguiPlugin`, unless already added), [`FlockDebugDrawPlugin`] and [`FlockMetricsPlugin`]. F1 hides and shows the window.
+/// The tuning panel: add it after [`BoidsPlugin`](crate::BoidsPlugin), or turn it on in
+/// [`FlockPlugins`](crate::FlockPlugins) with `.build().enable::<FlockPanelPlugin>()`. It brings
+/// egui (`EguiPlugin`, unless already added), [`FlockDebugDrawPlugin`] and
+/// [`FlockMetricsPlugin`]. F1 hides and shows the window.
 ///
 /// Clicks and drags on the panel never reach the world: the panel keeps
 /// [`UiWantsInput`] up to date, and click-to-spawn ignores clicks while egui has the pointer.

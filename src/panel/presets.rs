@@ -12,27 +12,22 @@ use super::settings_ui;
 use crate::settings::FlockSettings;
 
 pub use crate::presets::Preset;
+use crate::presets::size_to;
 
-/// The presets the panel offers: [`crate::presets::all`].
+/// The presets the panel offers, sized to the flock's bounds: [`crate::presets::all`].
 pub fn builtin_presets() -> &'static [Preset] {
     crate::presets::all()
 }
 
 /// Puts a preset into `settings`, keeping the world: the preset is scaled so its world's height
 /// becomes the current bounds' height (the 10-unit world of Processing's *Flocking* as ported
-/// to Unity becomes 720 pixels in a 720-pixel window) and the current bounds, bounds source and
-/// boid cap stay.
+/// to Unity becomes 720 pixels in a 720-pixel window, as [`Preset::sized_for`] does) and the
+/// current bounds, bounds source and boid cap stay.
 ///
-/// The preset files in the repository's `assets/presets/` are the presets as their scenes run
-/// them; loading one
+/// The scene files in the repository's `assets/presets/` are the examples' scenes; loading one
 /// (with [`load_into`]) takes its bounds and cap too.
 pub fn apply_preset(settings: &mut FlockSettings, preset: FlockConfig) {
-    let bounds = settings.config.bounds;
-    let scale = bounds.size().y / preset.bounds.size().y;
-    settings.config = FlockConfig {
-        bounds,
-        ..preset.scaled(scale)
-    };
+    settings.config = size_to(settings.config.bounds, preset);
 }
 
 /// Why settings could not be saved or loaded.
@@ -203,7 +198,7 @@ pub(super) fn presets_section(
                     .on_hover_text(preset.about)
                     .clicked()
                 {
-                    apply_preset(settings, (preset.settings)().config);
+                    apply_preset(settings, (preset.config)());
                     state.message = Some((format!("applied {}", preset.name), false));
                 }
             }
@@ -277,7 +272,7 @@ mod tests {
     #[test]
     fn builtin_presets_are_valid() {
         for preset in builtin_presets() {
-            let config = (preset.settings)().config;
+            let config = (preset.config)();
             assert_eq!(config.validate(), Ok(()), "{}", preset.name);
         }
     }

@@ -24,21 +24,13 @@ pub(crate) fn settings_ui(ui: &mut Ui, settings: &mut FlockSettings) {
         (&mut config.alignment_radius, "alignment"),
         (&mut config.cohesion_radius, "cohesion"),
     ] {
-        ui.add(
-            Slider::new(radius, 0.0..=1000.0)
-                .logarithmic(true)
-                .text(name),
-        );
+        log_slider(ui, radius, 0.0..=1000.0, name);
     }
     ui.add(Slider::new(&mut config.view_angle_degrees, 1.0..=360.0).text("view angle (deg)"));
 
     ui.separator();
     ui.label("Motion");
-    ui.add(
-        Slider::new(&mut config.max_speed, 0.01..=5000.0)
-            .logarithmic(true)
-            .text("max speed"),
-    );
+    log_slider(ui, &mut config.max_speed, 0.01..=5000.0, "max speed");
     let max_speed = config.max_speed;
     let clamp = matches!(config.speed_mode, SpeedMode::Clamp { .. });
     ComboBox::from_label("speed mode")
@@ -56,11 +48,7 @@ pub(crate) fn settings_ui(ui: &mut Ui, settings: &mut FlockSettings) {
         *min_speed = min_speed.min(max_speed);
         ui.add(Slider::new(min_speed, 0.0..=max_speed).text("min speed"));
     }
-    ui.add(
-        Slider::new(&mut config.max_force, 0.01..=50_000.0)
-            .logarithmic(true)
-            .text("max force"),
-    );
+    log_slider(ui, &mut config.max_force, 0.01..=50_000.0, "max force");
     choice(
         ui,
         "force limit",
@@ -70,16 +58,13 @@ pub(crate) fn settings_ui(ui: &mut Ui, settings: &mut FlockSettings) {
             (ForceLimit::Rescale, "rescale"),
         ],
     );
-    ui.add(
-        Slider::new(&mut config.response_time, 0.001..=2.0)
-            .logarithmic(true)
-            .text("response time (s)"),
+    log_slider(
+        ui,
+        &mut config.response_time,
+        0.001..=2.0,
+        "response time (s)",
     );
-    ui.add(
-        Slider::new(&mut config.mass, 0.01..=100.0)
-            .logarithmic(true)
-            .text("mass"),
-    );
+    log_slider(ui, &mut config.mass, 0.01..=100.0, "mass");
 
     ui.separator();
     ui.label("World");
@@ -189,4 +174,9 @@ pub(crate) fn error_line(ui: &mut Ui, error: Option<&str>) {
     if let Some(error) = error {
         ui.colored_label(egui::Color32::from_rgb(255, 110, 100), error);
     }
+}
+
+/// A slider over a range that spans orders of magnitude.
+fn log_slider(ui: &mut Ui, value: &mut f32, range: std::ops::RangeInclusive<f32>, text: &str) {
+    ui.add(Slider::new(value, range).logarithmic(true).text(text));
 }

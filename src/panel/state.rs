@@ -11,7 +11,7 @@ use super::presets::PresetsState;
 use super::reset::PanelReset;
 use crate::clock::FlockClock;
 use crate::components::Boid;
-use crate::prefab::BoidPrefab;
+use crate::render::prefab::BoidPrefab;
 use crate::settings::FlockSettings;
 use crate::steer::FlockBuffers;
 

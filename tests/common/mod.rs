@@ -62,10 +62,26 @@ fn app_before_its_first_update<M>(
     settings: FlockSettings,
     seed: u64,
 ) -> App {
+    flock_app_before_its_first_update(plugins, BoidsPlugin::default().with_seed(seed), settings)
+}
+
+/// A headless app on `MinimalPlugins` whose flock is built from `flock` (a trimmed
+/// `FlockPlugins`, say), stepped as [`create_app`]'s.
+pub fn create_app_from<M>(flock: impl Plugins<M>, settings: FlockSettings) -> App {
+    let mut app = flock_app_before_its_first_update(MinimalPlugins, flock, settings);
+    app.update();
+    app
+}
+
+fn flock_app_before_its_first_update<M, N>(
+    plugins: impl Plugins<M>,
+    flock: impl Plugins<N>,
+    settings: FlockSettings,
+) -> App {
     let mut app = App::new();
     app.add_plugins(plugins)
         .insert_resource(settings)
-        .add_plugins(BoidsPlugin::default().with_seed(seed))
+        .add_plugins(flock)
         .insert_resource(Time::<Fixed>::from_hz(HZ))
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
             1.0 / HZ,
@@ -202,6 +218,18 @@ pub fn boid_count(app: &mut App) -> usize {
         .query_filtered::<(), With<Boid>>()
         .iter(app.world())
         .count()
+}
+
+/// After two seconds of hostile settings: the `idle` boids, whose behaviours were refused,
+/// still move at `moving`, no boid was lost, and every number is sound.
+pub fn assert_refused_and_kept(app: &mut App, idle: &[Entity], moving: Vector) {
+    let boids = boid_count(app);
+    step(app, 120);
+    for &boid in idle {
+        assert_eq!(velocity(app, boid), moving, "{boid}");
+    }
+    assert_eq!(boid_count(app), boids);
+    assert_sound(app);
 }
 
 /// Panics, naming the boid, if any position or velocity is not finite, or (for wrap and

@@ -46,8 +46,6 @@ fn main() {
             max_boids: 8_000,
             ..default()
         })
-        // Keys add boids here; the left button orbits the camera.
-        .insert_resource(ClickToSpawn::OFF)
         .add_plugins(BoidsPlugin::default())
         .add_plugins(support3d::Scene3dPlugin(""))
         .add_systems(Startup, setup)

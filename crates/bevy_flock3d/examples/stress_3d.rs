@@ -26,7 +26,6 @@ fn main() {
             max_boids: count,
             ..default()
         })
-        .insert_resource(ClickToSpawn::OFF)
         .insert_resource(StressCount(count, side))
         .add_plugins(BoidsPlugin::default())
         .add_plugins(support3d::Scene3dPlugin(""))

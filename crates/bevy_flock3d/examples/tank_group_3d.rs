@@ -64,8 +64,7 @@ fn main() {
         .add_systems(Startup, setup)
         .add_systems(Update, (draw_targets, draw_mate_lines, update_help));
     let reset = SpawnBoids::new(24, Placement::RandomInBounds);
-    support::add_panel(&mut app, false, reset);
-    app.run();
+    support::run_with_panel_on_request(app, reset);
 }
 
 /// A tank modelled pointing along -z, standing on y = 0: a hull, a turret on it and a gun.

@@ -1,5 +1,5 @@
 //! Pointer input (feature `render`): where the cursor is in the world, and a click that adds a
-//! boid there.
+//! boid there when the app turns it on.
 
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
@@ -10,7 +10,15 @@ use crate::dimension::{WorldCamera, cursor_in_world};
 use crate::spawn::{Placement, SpawnBoids};
 
 /// Whether a click adds a boid at the cursor (as in Processing's *Flocking* ported to Unity), and
-/// with which button.
+/// with which button. Off by default, so an app's clicks are its own; a demo turns it on:
+///
+/// ```
+/// # #[cfg(flock_3d)] extern crate bevy_flock3d as bevy_flock;
+/// use bevy::prelude::*;
+/// use bevy_flock::prelude::*;
+///
+/// App::new().insert_resource(ClickToSpawn::ON);
+/// ```
 #[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Resource, Debug)]
 pub struct ClickToSpawn {
@@ -23,20 +31,23 @@ pub struct ClickToSpawn {
 }
 
 impl ClickToSpawn {
-    /// Clicks spawn nothing: for apps whose clicks mean something else.
+    /// Clicks spawn nothing: the default.
     pub const OFF: Self = Self {
         enabled: false,
         button: MouseButton::Left,
         speed: None,
     };
+
+    /// A left click adds a boid at the cursor, moving at the flock's max speed.
+    pub const ON: Self = Self {
+        enabled: true,
+        ..Self::OFF
+    };
 }
 
 impl Default for ClickToSpawn {
     fn default() -> Self {
-        Self {
-            enabled: true,
-            ..Self::OFF
-        }
+        Self::OFF
     }
 }
 

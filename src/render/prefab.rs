@@ -251,7 +251,7 @@ pub(crate) fn add_default_mesh(app: &mut App) {
         let id = AssetId::<Mesh>::default();
         if meshes.get(id).is_none() {
             // A UUID id: inserting never fails.
-            let _ = meshes.insert(id, crate::meshes::bird_mesh(12.0));
+            let _ = meshes.insert(id, crate::render::meshes::bird_mesh(12.0));
         }
     }
 }

@@ -6,7 +6,7 @@ use bevy::asset::embedded_asset;
 use bevy::asset::io::embedded::EmbeddedAssetRegistry;
 use bevy::prelude::*;
 
-use crate::prefab::{BoidColors, BoidPrefab};
+use crate::render::prefab::{BoidColors, BoidPrefab};
 
 /// One of the sprites bundled with the crate: white shapes with a dark outline, 64 x 64 pixels,
 /// pointing along +x, tinted by the prefab's [`BoidColors`].
@@ -46,9 +46,9 @@ impl BoidSprite {
     /// The asset path to load it from (the `embedded://` source), for `AssetServer::load`.
     pub fn asset_path(self) -> &'static str {
         match self {
-            Self::Arrow => "embedded://bevy_flock/sprites/arrow.png",
-            Self::Fish => "embedded://bevy_flock/sprites/fish.png",
-            Self::Bird => "embedded://bevy_flock/sprites/bird.png",
+            Self::Arrow => "embedded://bevy_flock/render/sprites/arrow.png",
+            Self::Fish => "embedded://bevy_flock/render/sprites/fish.png",
+            Self::Bird => "embedded://bevy_flock/render/sprites/bird.png",
         }
     }
 
