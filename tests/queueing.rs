@@ -11,8 +11,8 @@ use bevy::prelude::*;
 use bevy_flock::flock_core::Vector;
 use bevy_flock::prelude::*;
 use common::{
-    assert_sound, at, boid_count, boid_states, box_obstacle, no_flocking, position, spawn_boid,
-    step, velocity,
+    assert_refused_and_kept, assert_sound, at, boid_states, box_obstacle, no_flocking, position,
+    spawn_boid, step,
 };
 
 const WALKER: MotionLimits = MotionLimits {

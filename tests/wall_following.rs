@@ -13,7 +13,8 @@ use bevy::prelude::*;
 use bevy_flock::flock_core::Vector;
 use bevy_flock::prelude::*;
 use common::{
-    assert_sound, at, ball_obstacle, boid_count, no_flocking, position, spawn_boid, step, velocity,
+    assert_refused_and_kept, assert_sound, at, ball_obstacle, no_flocking, position, spawn_boid,
+    step,
 };
 
 const WALKER: MotionLimits = MotionLimits {

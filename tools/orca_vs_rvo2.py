@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """ORCA against RVO2, side by side in one run: the steps per second of RVO2's `doStep` (its own
 C++ library through `pip install pyrvo`, one thread: the wheel is built without OpenMP) and of
-our kernel's ORCA crowd step (the `orca_bench` example of `flock_core` and `flock_core3d`, on
+our kernel's ORCA crowd step (the `orca_bench` example of `flock_core`, `orca_bench_3d` of `flock_core3d`, on
 two threads), at the same density
 and parameters: agents at random in a square holding 32 agents within the neighbour distance of
 50 on average (`flock bench`'s world), 10 neighbours used, radius 5, horizons 2 s and 1 s,
@@ -50,8 +50,9 @@ def rvo2_steps_per_second(count, samples):
 
 
 def ours_steps_per_second(package, counts, threads, samples):
+    example = "orca_bench_3d" if package == "flock_core3d" else "orca_bench"
     command = [
-        "cargo", "run", "--quiet", "--release", "-p", package, "--example", "orca_bench", "--",
+        "cargo", "run", "--quiet", "--release", "-p", package, "--example", example, "--",
         "--threads", str(threads), "--samples", str(samples),
     ] + [str(count) for count in counts]
     output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
