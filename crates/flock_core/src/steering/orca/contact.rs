@@ -11,8 +11,8 @@
 
 use std::borrow::Borrow;
 
+use super::agent::CrowdAgent;
 use super::cells::Cells;
-use super::crowd::CrowdAgent;
 use super::half_planes::nearest_points;
 use crate::math::Vector;
 use crate::steering::Shape;

@@ -8,28 +8,14 @@
 
 use std::borrow::Borrow;
 
+use super::agent::CrowdAgent;
 use super::cells::Cells;
 use super::contact::{ContactPass, ContactScratch};
-use super::{OrcaAgent, OrcaNeighbour, OrcaParams, OrcaScratch, orca_velocity_offered};
+use super::{OrcaAgent, OrcaNeighbour, OrcaScratch, orca_velocity_offered};
 use crate::math::Vector;
 use crate::parallel::{Executor, chunk_len_for};
 use crate::space::{MAX_IMAGES, Space};
 use crate::steering::Shape;
-
-/// One agent of a crowd: its index in the slice is its id (order the slice by a stable id).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CrowdAgent {
-    /// Where it is.
-    pub position: Vector,
-    /// How it moves now (the last step's ORCA velocity).
-    pub velocity: Vector,
-    /// How it would move with nobody around.
-    pub preferred_velocity: Vector,
-    /// The fastest it may go.
-    pub max_speed: f32,
-    /// How it avoids the others.
-    pub params: OrcaParams,
-}
 
 /// One chunk's buffers.
 #[derive(Clone, Debug, Default)]

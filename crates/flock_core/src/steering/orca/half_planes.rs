@@ -3,7 +3,7 @@
 //! velocities that avoid it for the time horizon, given its share of the avoidance; for each
 //! static obstacle near enough, one that keeps the agent on its side.
 
-use super::program::HalfSpace;
+use super::lines::HalfSpace;
 use crate::math::{DIMENSIONS, Vector};
 use crate::steering::Shape;
 #[cfg(not(flock_3d))]

@@ -25,24 +25,28 @@
 //! [`crowd`](OrcaCrowd) steps a whole crowd as RVO2's `doStep` does, in parallel chunks, with
 //! an optional [contact pass](ContactPass) after it.
 
+mod agent;
 mod cells;
 mod contact;
 mod crowd;
 mod half_planes;
+mod lines;
 mod program;
 #[cfg(flock_3d)]
 mod program_3d;
 
 use std::borrow::Borrow;
 
+pub use agent::CrowdAgent;
 pub use contact::{ContactPass, ContactScratch};
-pub use crowd::{CrowdAgent, OrcaCrowd};
-pub use program::HalfSpace;
+pub use crowd::OrcaCrowd;
+pub use lines::HalfSpace;
 
 use crate::math::Vector;
 use crate::steering::Shape;
 use half_planes::{agent_constraint, nearest_points, obstacle_constraint};
-use program::{Goal, least_violation, solve};
+use lines::Goal;
+use program::{least_violation, solve};
 
 /// How an agent avoids others with ORCA.
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
