@@ -9,13 +9,7 @@ use bevy_flock::prelude::*;
 
 fn main() {
     App::new()
-        // Steering runs on Bevy's compute pool; this gives that pool every core.
-        .add_plugins(DefaultPlugins.set(bevy_flock::all_cores_for_compute()))
-        .insert_resource(FlockSettings {
-            bounds_source: BoundsSource::FollowCamera,
-            ..default()
-        })
-        .add_plugins(BoidsPlugin::default().with_seed(7))
+        .add_plugins((DefaultPlugins, BoidsPlugin::default()))
         .add_systems(Startup, |mut commands: Commands| {
             commands.spawn(Camera2d);
             commands.queue(SpawnBoids::new(300, Placement::RandomInBounds));

@@ -40,7 +40,7 @@ pub(crate) fn size_to(bounds: Bounds, preset: FlockConfig) -> FlockConfig {
     }
 }
 
-/// Every preset: the scene of each source document (see `docs/seeds.md`), Processing's flock,
+/// Every preset: the scene of each source document (see `docs/sources.md`), Processing's flock,
 /// and two of ours, each in its own world (size them with [`Preset::sized_for`]).
 pub fn all() -> &'static [Preset] {
     &[

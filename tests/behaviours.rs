@@ -337,12 +337,12 @@ fn tanks_drive_turning_no_faster_than_their_rate_and_the_group_stops_at_its_targ
 }
 
 #[test]
-fn seed_004_tanks_reach_the_target_and_stop_apart_turning_at_most_20_degrees_a_second() {
+fn unity_tank_group_tanks_reach_the_target_and_stop_apart_turning_at_most_20_degrees_a_second() {
     // Seed 004's tank group in its own units: moveSpeed 5, rotateSpeed 20 degrees a second,
     // keepDistance 10, targetCloseDistance 20, weights 1.25 (target), 1 (keep), 0.8 (move), and
     // our stop distance of 15 (the seed's is lost).
     let params = GroupParams::default();
-    let seed_004 = (10.0, 1.0, 20.0, 1.25, 0.8, 15.0);
+    let tank_group = (10.0, 1.0, 20.0, 1.25, 0.8, 15.0);
     assert_eq!(
         (
             params.keep_distance,
@@ -352,7 +352,7 @@ fn seed_004_tanks_reach_the_target_and_stop_apart_turning_at_most_20_degrees_a_s
             params.move_weight,
             params.stop_distance
         ),
-        seed_004
+        tank_group
     );
     let drive = DriveParams::default();
     assert_eq!(drive.rotate_speed, 20f32.to_radians());

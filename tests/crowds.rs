@@ -1,7 +1,7 @@
 //! Unaligned collision avoidance, flow fields, containment and the obstacles that turn with
 //! their entity, through the plugin in a headless `App`. Each test would fail if its behaviour
 //! (or its wiring into the schedule) broke; the crossing scene also gives the collision numbers
-//! in the README. `bevy_flock3d` runs the same cases in 3D (`[[test]] path` in its manifest),
+//! in `docs/behaviours.md`. `bevy_flock3d` runs the same cases in 3D (`[[test]] path` in its manifest),
 //! where the crowds cross on the ground (x-z) and the pen is a box.
 
 #[cfg(flock_3d)]

@@ -3,7 +3,7 @@
 //! The documents step once a frame at 60 frames per second, so a speed of `s` per frame is
 //! `60 s` per second, a force of `f` per frame squared is `3600 f` per second squared, and the
 //! response time is one frame: stepped at 1/60 s (the plugin's default rate) each preset moves
-//! as its document does per frame. `docs/seeds.md` lists, document by document, what each one
+//! as its document does per frame. `docs/sources.md` lists, document by document, what each one
 //! gives and what is ours.
 
 use crate::config::{
