@@ -52,13 +52,12 @@ fn steps_per_second(count: usize, threads: usize, samples: usize) -> f64 {
                 position[axis] = (unit(&mut state) - 0.5) * side;
                 direction[axis] = 2.0 * unit(&mut state) - 1.0;
             }
-            CrowdAgent {
+            CrowdAgent::standing(
                 position,
-                velocity: Vector::ZERO,
-                preferred_velocity: direction.normalize_or(Vector::X) * MAX_SPEED,
-                max_speed: MAX_SPEED,
+                direction.normalize_or(Vector::X) * MAX_SPEED,
+                MAX_SPEED,
                 params,
-            }
+            )
         })
         .collect();
     let mut crowd = OrcaCrowd::default();

@@ -64,13 +64,7 @@ fn circle(
         .collect();
     let mut agents: Vec<CrowdAgent> = goals
         .iter()
-        .map(|goal| CrowdAgent {
-            position: -*goal,
-            velocity: Vector::ZERO,
-            preferred_velocity: Vector::ZERO,
-            max_speed: MAX_SPEED,
-            params,
-        })
+        .map(|goal| CrowdAgent::standing(-*goal, Vector::ZERO, MAX_SPEED, params))
         .collect();
     let mut crowd = OrcaCrowd::default();
     let mut closest = f32::MAX;
@@ -160,13 +154,7 @@ fn a_crowd_step_is_the_same_for_any_number_of_threads() {
             let mut preferred = Vector::ZERO;
             preferred[0] = ((i * 37 % 17) as f32 / 8.0) - 1.0;
             preferred[1] = ((i * 11 % 19) as f32 / 9.0) - 1.0;
-            CrowdAgent {
-                position,
-                velocity: Vector::ZERO,
-                preferred_velocity: preferred,
-                max_speed: MAX_SPEED,
-                params,
-            }
+            CrowdAgent::standing(position, preferred, MAX_SPEED, params)
         })
         .collect();
     let run = |threads: usize| {

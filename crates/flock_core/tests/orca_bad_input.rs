@@ -141,13 +141,7 @@ fn a_neighbour_with_a_broken_radius_or_share_is_still_avoided() {
 }
 
 fn body(position: Vector) -> CrowdAgent {
-    CrowdAgent {
-        position,
-        velocity: Vector::ZERO,
-        preferred_velocity: Vector::ZERO,
-        max_speed: 2.0,
-        params: base(),
-    }
+    CrowdAgent::standing(position, Vector::ZERO, 2.0, base())
 }
 
 #[test]

@@ -120,13 +120,7 @@ fn our_velocities(scenario: &Scenario, threads: usize) -> Vec<Vec<Vector>> {
     let mut agents: Vec<CrowdAgent> = scenario
         .starts_and_goals
         .iter()
-        .map(|&(start, _)| CrowdAgent {
-            position: start,
-            velocity: Vector::ZERO,
-            preferred_velocity: Vector::ZERO,
-            max_speed: MAX_SPEED,
-            params,
-        })
+        .map(|&(start, _)| CrowdAgent::standing(start, Vector::ZERO, MAX_SPEED, params))
         .collect();
     let mut crowd = OrcaCrowd::default();
     let mut steps = Vec::new();

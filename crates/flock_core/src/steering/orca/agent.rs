@@ -17,3 +17,22 @@ pub struct CrowdAgent {
     /// How it avoids the others.
     pub params: OrcaParams,
 }
+
+impl CrowdAgent {
+    /// An agent standing at `position` that would like to move at `preferred_velocity`: it
+    /// starts at rest, as RVO2's agents do.
+    pub fn standing(
+        position: Vector,
+        preferred_velocity: Vector,
+        max_speed: f32,
+        params: OrcaParams,
+    ) -> Self {
+        Self {
+            position,
+            velocity: Vector::ZERO,
+            preferred_velocity,
+            max_speed,
+            params,
+        }
+    }
+}
