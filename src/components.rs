@@ -3,10 +3,12 @@
 use bevy::prelude::*;
 use flock_core::{RuleWeights, Vector};
 
+use crate::identity::BoidId;
 use crate::steering_force::SteeringForce;
 
 /// Marks an entity as a boid of the flock. Spawning it brings the rest: a [`Transform`] (the
-/// position is its translation), [`Velocity`], [`Acceleration`] and [`SteeringWeights`].
+/// position is its translation), [`Velocity`], [`Acceleration`], [`SteeringWeights`] and its
+/// [`BoidId`].
 ///
 /// ```
 /// # #[cfg(flock_3d)] extern crate bevy_flock3d as bevy_flock;
@@ -25,7 +27,7 @@ use crate::steering_force::SteeringForce;
 /// ```
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[reflect(Component, Debug, PartialEq, Default)]
-#[require(Transform, Velocity, Acceleration, SteeringWeights)]
+#[require(Transform, Velocity, Acceleration, SteeringWeights, BoidId)]
 pub struct Boid;
 
 /// A boid's velocity, world units per second: a `Vec2` in `bevy_flock`, a `Vec3` in

@@ -10,6 +10,7 @@ mod components;
 mod dimension;
 #[cfg(feature = "gpu")]
 pub mod gpu;
+mod identity;
 mod lockstep;
 mod motion;
 #[cfg(feature = "panel")]
@@ -46,6 +47,7 @@ pub use clock::FlockClock;
 pub use components::{Acceleration, Boid, Species, SteeringWeights, Velocity};
 #[cfg(flock_3d)]
 pub use dimension::{Banking, MAX_ROLL_RATE};
+pub use identity::{BoidId, BoidIds};
 pub use lockstep::FlockStateHash;
 pub use parallel::{TaskPoolExecutor, all_cores_for_compute};
 pub use plugin::FlockCorePlugin;
@@ -88,10 +90,10 @@ pub mod prelude {
     pub use crate::Orca;
     pub use crate::{
         Acceleration, Arrive, AvoidObstacles, AvoidWalls, BehaviourSystems, Boid, BoidGroup,
-        BoidsPlugin, BoundsSource, Evade, Flee, FlockBehavioursPlugin, FlockClock, FlockCorePlugin,
-        FlockPlugins, FlockRng, FlockSettings, FlockSystems, GroupMember, Hunt, MotionLimits,
-        Obstacle, Placement, Pursue, Seek, SightFlock, SpawnBoids, Species, SpeciesRelations,
-        SteeringForce, SteeringWeights, Target, TurnRate, Velocity, Wander,
+        BoidId, BoidsPlugin, BoundsSource, Evade, Flee, FlockBehavioursPlugin, FlockClock,
+        FlockCorePlugin, FlockPlugins, FlockRng, FlockSettings, FlockSystems, GroupMember, Hunt,
+        MotionLimits, Obstacle, Placement, Pursue, Seek, SightFlock, SpawnBoids, Species,
+        SpeciesRelations, SteeringForce, SteeringWeights, Target, TurnRate, Velocity, Wander,
     };
     pub use crate::{AvoidCollisions, FlockFlowField, FollowFlowField, Pen, StayInside};
     #[cfg(feature = "render")]

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use crate::clock::{FlockClock, flock_is_stepping, tick_clock};
 use crate::components::{Acceleration, Boid, SteeringWeights, Velocity};
 use crate::dimension::face_velocity;
+use crate::identity::{BoidId, BoidIds};
 use crate::motion::{apply_boid_edges, integrate_boids};
 use crate::rng::FlockRng;
 use crate::schedule::{FlockSystems, register_types};
@@ -86,12 +87,13 @@ impl Plugin for FlockCorePlugin {
 
     fn build(&self, app: &mut App) {
         register_types! { app =>
-            Boid, Velocity, Acceleration, SteeringWeights, FlockSettings, FlockClock
+            Boid, Velocity, Acceleration, SteeringWeights, FlockSettings, FlockClock, BoidId, BoidIds
         }
         app.init_resource::<FlockSettings>()
             .init_resource::<ActiveFlockSettings>()
             .init_resource::<FlockClock>()
             .init_resource::<FlockBuffers>()
+            .init_resource::<BoidIds>()
             .insert_resource(FlockRng::new(self.seed));
         #[cfg(flock_3d)]
         app.register_type::<crate::dimension::Banking>();

@@ -13,15 +13,21 @@ use flock_core::{
 
 use crate::components::{Acceleration, Boid, Species, SteeringWeights, Velocity};
 use crate::dimension::position_of;
+use crate::identity::BoidId;
 use crate::parallel::compute_pool;
 use crate::settings::ActiveFlockSettings;
 use crate::steering_force::{SteeringCombination, SteeringForce, SteeringPriority};
 
-/// The contiguous buffers one step works on: a snapshot of every boid, the neighbour index
-/// built over it, and the forces computed from it. Kept between steps so nothing is
-/// reallocated once the flock stops growing.
+/// The contiguous buffers one step works on: a snapshot of every boid in [`BoidId`] order, the
+/// neighbour index built over it, and the forces computed from it. Kept between steps so
+/// nothing is reallocated once the flock stops growing.
+///
+/// The order is the ids', never the query's: a component one peer adds to some boids moves
+/// them to another table and changes the query's order, and each cell of the grid keeps the
+/// snapshot's order, so the sums would be added in another order and the flock would diverge.
 #[derive(Resource, Default, Debug)]
 pub struct FlockBuffers {
+    ids: Vec<BoidId>,
     entities: Vec<Entity>,
     positions: Vec<Vector>,
     velocities: Vec<Vector>,
@@ -34,8 +40,26 @@ pub struct FlockBuffers {
     /// Each boid's place in the snapshot, by entity index (`u32::MAX` or stale for others:
     /// `entities` confirms a match), so the forces can be written back in parallel.
     slot_of_entity: Vec<u32>,
+    /// What putting the query's order into id order needs, kept between steps.
+    reorder: Reorder,
     stats: NeighbourStats,
     timings: StepTimings,
+}
+
+/// The permutation from the query's order to id order, and spare columns to apply it into.
+#[derive(Debug, Default)]
+struct Reorder {
+    /// The ids in the query's order when `order` was found: while the query visits the boids
+    /// the same way, `order` is still right.
+    query_ids: Vec<BoidId>,
+    /// The query's slots in id order.
+    order: Vec<u32>,
+    spare_ids: Vec<BoidId>,
+    spare_entities: Vec<Entity>,
+    spare_vectors: Vec<Vector>,
+    spare_weights: Vec<RuleWeights>,
+    spare_species: Vec<u32>,
+    reported_duplicates: bool,
 }
 
 /// The boids of one species, gathered so they flock only with their own kind: their own
@@ -61,6 +85,11 @@ pub struct StepTimings {
 }
 
 impl FlockBuffers {
+    /// The ids of the last snapshot's boids, ascending: the buffers' order.
+    pub fn ids(&self) -> &[BoidId] {
+        &self.ids
+    }
+
     /// The boids of the last snapshot, in buffer order.
     pub fn entities(&self) -> &[Entity] {
         &self.entities
@@ -84,6 +113,12 @@ impl FlockBuffers {
     /// The flocking forces of the last step, in buffer order.
     pub fn forces(&self) -> &[Vector] {
         &self.forces
+    }
+
+    /// Where `entity`'s boid is in the last snapshot, if it is in it.
+    pub(crate) fn slot_of(&self, entity: Entity) -> Option<usize> {
+        let &slot = self.slot_of_entity.get(entity.index_u32() as usize)?;
+        (self.entities.get(slot as usize) == Some(&entity)).then_some(slot as usize)
     }
 
     /// The neighbour index of the last step, over every boid of every species.
@@ -142,24 +177,6 @@ impl Nearby<'_, '_> {
             .candidates_where(point, radius, &mut self.candidates, is_other)
             .map(|other| (buffers.positions[other], buffers.velocities[other]))
     }
-
-    /// As [`others`](Self::others), with each boid's entity.
-    pub(crate) fn others_with_entities(
-        &mut self,
-        entity: Entity,
-        point: Vector,
-        radius: f32,
-    ) -> impl Iterator<Item = (Entity, Vector, Vector)> {
-        let buffers = &*self.buffers;
-        let is_other =
-            move |other: usize| (buffers.entities.get(other)).is_some_and(|&boid| boid != entity);
-        buffers
-            .candidates_where(point, radius, &mut self.candidates, is_other)
-            .map(|other| {
-                let state = (buffers.positions[other], buffers.velocities[other]);
-                (buffers.entities[other], state.0, state.1)
-            })
-    }
 }
 
 /// The boids a snapshot copies, in the query's order.
@@ -168,6 +185,7 @@ type SnapshotQuery<'w, 's> = Query<
     's,
     (
         Entity,
+        &'static BoidId,
         &'static Transform,
         &'static Velocity,
         &'static SteeringWeights,
@@ -179,6 +197,7 @@ type SnapshotQuery<'w, 's> = Query<
 /// One thread's share of a snapshot: the buffers' slots from `first` on.
 struct SnapshotPart<'a> {
     first: usize,
+    ids: &'a mut [BoidId],
     entities: &'a mut [Entity],
     positions: &'a mut [Vector],
     velocities: &'a mut [Vector],
@@ -187,7 +206,7 @@ struct SnapshotPart<'a> {
 }
 
 /// [`FlockSystems::Snapshot`](crate::FlockSystems::Snapshot): copies every boid into the buffers,
-/// in the query's order, one part per thread.
+/// in the query's order, one part per thread, then puts them in id order.
 pub(crate) fn snapshot_boids(
     mut buffers: ResMut<FlockBuffers>,
     settings: Res<ActiveFlockSettings>,
@@ -196,6 +215,7 @@ pub(crate) fn snapshot_boids(
     let buffers = &mut *buffers;
     // Exact: the query's filter only picks archetypes.
     let count = boids.iter().len();
+    buffers.ids.resize(count, BoidId::UNASSIGNED);
     buffers.entities.resize(count, Entity::PLACEHOLDER);
     buffers.positions.resize(count, Vector::ZERO);
     buffers.velocities.resize(count, Vector::ZERO);
@@ -208,21 +228,25 @@ pub(crate) fn snapshot_boids(
     let executor = compute_pool();
     let part_len = count.div_ceil(executor.threads()).max(1);
     let mut parts: Vec<SnapshotPart> = buffers
-        .entities
+        .ids
         .chunks_mut(part_len)
+        .zip(buffers.entities.chunks_mut(part_len))
         .zip(buffers.positions.chunks_mut(part_len))
         .zip(buffers.velocities.chunks_mut(part_len))
         .zip(buffers.weights.chunks_mut(part_len))
         .zip(buffers.species.chunks_mut(part_len))
         .enumerate()
         .map(
-            |(part, ((((entities, positions), velocities), weights), species))| SnapshotPart {
-                first: part * part_len,
-                entities,
-                positions,
-                velocities,
-                weights,
-                species,
+            |(part, (((((ids, entities), positions), velocities), weights), species))| {
+                SnapshotPart {
+                    first: part * part_len,
+                    ids,
+                    entities,
+                    positions,
+                    velocities,
+                    weights,
+                    species,
+                }
             },
         )
         .collect();
@@ -230,7 +254,8 @@ pub(crate) fn snapshot_boids(
     executor.for_each_chunk(&mut parts, 1, |_, parts| {
         for part in parts {
             let boids = boids.iter().skip(part.first).take(part.entities.len());
-            for (slot, (entity, transform, velocity, weights, species)) in boids.enumerate() {
+            for (slot, (entity, id, transform, velocity, weights, species)) in boids.enumerate() {
+                part.ids[slot] = *id;
                 part.entities[slot] = entity;
                 part.positions[slot] = position_of(transform.translation);
                 part.velocities[slot] = velocity.0;
@@ -241,6 +266,7 @@ pub(crate) fn snapshot_boids(
     });
     // The parts borrow the buffers.
     drop(parts);
+    buffers.put_in_id_order();
 
     // Where each entity's boid is, for writing the forces back.
     let last_index = buffers
@@ -262,6 +288,43 @@ pub(crate) fn snapshot_boids(
 }
 
 impl FlockBuffers {
+    /// Reorders the snapshot, taken in the query's order, by id. Free when the query already
+    /// visits the boids in id order (one table, spawned in order); otherwise one sort when the
+    /// query's order changes and one gather per step.
+    fn put_in_id_order(&mut self) {
+        if self.ids.is_sorted_by(|a, b| a < b) {
+            return;
+        }
+        let reorder = &mut self.reorder;
+        if reorder.query_ids != self.ids {
+            reorder.query_ids.clone_from(&self.ids);
+            reorder.order.clear();
+            reorder.order.extend(0..self.ids.len() as u32);
+            // Stable and fast on runs: each table's boids are already in id order.
+            let ids = &self.ids;
+            reorder.order.sort_by_key(|&slot| ids[slot as usize]);
+            let duplicate = (reorder.order.windows(2))
+                .find(|pair| ids[pair[0] as usize] == ids[pair[1] as usize]);
+            if let Some(pair) = duplicate
+                && !std::mem::replace(&mut reorder.reported_duplicates, true)
+            {
+                warn!(
+                    "bevy_flock: two boids share {:?} (spawned with an explicit id, or before \
+                     the plugin was added); their order, and so a lockstep game, is not \
+                     deterministic",
+                    ids[pair[0] as usize]
+                );
+            }
+        }
+        let order = &reorder.order;
+        gather(&mut self.ids, order, &mut reorder.spare_ids);
+        gather(&mut self.entities, order, &mut reorder.spare_entities);
+        gather(&mut self.positions, order, &mut reorder.spare_vectors);
+        gather(&mut self.velocities, order, &mut reorder.spare_vectors);
+        gather(&mut self.weights, order, &mut reorder.spare_weights);
+        gather(&mut self.species, order, &mut reorder.spare_species);
+    }
+
     /// Gathers each species into its own flock when there is more than one; a flock of one
     /// kind (the usual case) keeps the single shared path and pays nothing.
     fn split_by_species(&mut self) {
@@ -307,6 +370,13 @@ impl FlockBuffers {
             flock.weights.push(self.weights[boid]);
         }
     }
+}
+
+/// Puts `column` in `order` (a permutation of its slots), through `spare`.
+fn gather<T: Copy>(column: &mut Vec<T>, order: &[u32], spare: &mut Vec<T>) {
+    spare.clear();
+    spare.extend(order.iter().map(|&slot| column[slot as usize]));
+    std::mem::swap(column, spare);
 }
 
 /// [`FlockSystems::Index`](crate::FlockSystems::Index): rebuilds the neighbour index.
@@ -390,11 +460,8 @@ pub(crate) fn steer_boids(
 
     // In parallel chunks: each boid finds its force through its entity's slot (a boid spawned
     // since the snapshot has none; one despawned is not visited).
-    let (entities, forces, slots) = (&buffers.entities, &buffers.forces, &buffers.slot_of_entity);
-    let force_of = |entity: Entity| {
-        let &slot = slots.get(entity.index_u32() as usize)?;
-        (entities.get(slot as usize) == Some(&entity)).then(|| forces[slot as usize])
-    };
+    let buffers = &*buffers;
+    let force_of = |entity: Entity| Some(buffers.forces[buffers.slot_of(entity)?]);
     let mass = config.mass;
     accelerations
         .par_iter_mut()

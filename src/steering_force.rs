@@ -4,6 +4,8 @@
 use bevy::prelude::*;
 use flock_core::Vector;
 
+use crate::identity::BoidId;
+
 /// A boid's behaviour forces this step. Every behaviour component brings it; the behaviour
 /// systems [`add`](Self::add) to it and [`FlockSystems::Behaviours`] ends by combining it into
 /// acceleration (as the boid's [`SteeringCombination`] says: the weighted sum by default) and
@@ -12,6 +14,8 @@ use flock_core::Vector;
 /// [`FlockSystems::Behaviours`]: crate::FlockSystems::Behaviours
 #[derive(Component, Reflect, Debug, Clone, PartialEq, Default)]
 #[reflect(Component, Debug, PartialEq, Default)]
+// Whatever steers is ordered by its id, boid or not.
+#[require(BoidId)]
 pub struct SteeringForce {
     /// The sum of the forces added, for the weighted sum.
     sum: Vector,

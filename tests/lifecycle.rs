@@ -345,9 +345,10 @@ fn a_boid_given_a_non_finite_state_by_other_code_is_brought_back() {
 }
 
 #[test]
-fn the_snapshot_holds_every_boid_once_in_the_querys_order_with_its_own_state() {
-    // Two archetypes (every third boid has a species), so the query walks two tables; the
-    // snapshot is copied in one part per thread, each starting partway through the query.
+fn the_snapshot_holds_every_boid_once_in_id_order_with_its_own_state() {
+    // Two archetypes (every third boid has a species), so the query walks two tables and its
+    // order is not the ids'; the snapshot is copied in one part per thread, each starting
+    // partway through the query, then put in id order.
     let mut app = create_app(FlockSettings::default(), 3);
     let boids = spawn(&mut app, 1_001, Placement::RandomInBounds);
     for (i, &boid) in boids.iter().enumerate() {
@@ -369,14 +370,20 @@ fn the_snapshot_holds_every_boid_once_in_the_querys_order_with_its_own_state() {
             )
         })
         .collect();
-    let query_order: Vec<Entity> = app
+    let mut id_order: Vec<(BoidId, Entity)> = app
         .world_mut()
-        .query_filtered::<Entity, With<Boid>>()
+        .query_filtered::<(&BoidId, Entity), With<Boid>>()
         .iter(app.world())
+        .map(|(&id, entity)| (id, entity))
         .collect();
+    assert!(!id_order.is_sorted(), "the query's order is not the ids'");
+    id_order.sort_unstable();
+    let id_order: Vec<Entity> = id_order.into_iter().map(|(_, entity)| entity).collect();
     step(&mut app, 1);
     let buffers = app.world().resource::<FlockBuffers>();
-    assert_eq!(buffers.entities(), query_order.as_slice());
+    assert_eq!(buffers.entities(), id_order.as_slice());
+    // Spawned in one go, the boids have ids in spawn order.
+    assert_eq!(buffers.entities(), boids.as_slice());
     for (slot, &entity) in buffers.entities().iter().enumerate() {
         let (_, position, velocity) = before.iter().find(|(e, ..)| *e == entity).unwrap();
         assert_eq!(buffers.positions()[slot], *position, "{entity}");

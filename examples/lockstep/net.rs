@@ -525,11 +525,8 @@ fn run_ready_ticks(world: &mut World, game: Game) -> u32 {
         let me = peer.lockstep.me();
         step_flock(world);
         // A tick's inputs take effect at its end, after the step, so the boids a click adds
-        // first move in the next tick's step. A renderer moves new sprites between the ECS's
-        // tables at the end of a frame (bounds, render-world links), and the flock steps its
-        // boids in table order: by the next tick a windowed peer's new boids sit behind the
-        // others, as a headless peer's do, and the two step them in the same order.
-        // The host's inputs first, then the guest's: the same order on both peers.
+        // first move in the next tick's step. The host's inputs first, then the guest's: the
+        // same order on both peers, so their boids get the same ids.
         for (player, input) in inputs {
             apply(world, player, input);
         }

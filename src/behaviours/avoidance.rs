@@ -175,11 +175,12 @@ pub(crate) fn avoid_walls(
     }
 }
 
-pub(crate) fn avoid_obstacles(
-    settings: Res<ActiveFlockSettings>,
-    obstacles: Query<(&Transform, &Obstacle)>,
-    mut shapes: Local<Vec<Shape>>,
-    mut boids: Steerers<AvoidObstacles>,
+/// Every obstacle's shape, into `shapes`, in an order of their own (by bounding ball), not the
+/// query's: a lockstep peer that draws some obstacles (a sprite on them changes the query's
+/// order) still adds their forces and constraints in the same order as the others.
+pub(crate) fn gather_obstacles(
+    obstacles: &Query<(&Transform, &Obstacle)>,
+    shapes: &mut Vec<Shape>,
 ) {
     shapes.clear();
     shapes.extend(
@@ -187,6 +188,30 @@ pub(crate) fn avoid_obstacles(
             .iter()
             .map(|(transform, obstacle)| obstacle.at(transform)),
     );
+    shapes.sort_by_cached_key(|shape| {
+        shape
+            .bounding_ball()
+            .map(|(centre, radius)| (centre.to_array().map(sortable), sortable(radius)))
+    });
+}
+
+/// `x`'s bits, ordered as the numbers are (negative below positive).
+fn sortable(x: f32) -> u32 {
+    let bits = x.to_bits();
+    if bits >> 31 == 1 {
+        !bits
+    } else {
+        bits | 1 << 31
+    }
+}
+
+pub(crate) fn avoid_obstacles(
+    settings: Res<ActiveFlockSettings>,
+    obstacles: Query<(&Transform, &Obstacle)>,
+    mut shapes: Local<Vec<Shape>>,
+    mut boids: Steerers<AvoidObstacles>,
+) {
+    gather_obstacles(&obstacles, &mut shapes);
     add_forces(&mut boids, &settings.0.config, |_, me, behaviour| {
         let (look_ahead, clearance) = (behaviour.look_ahead, behaviour.clearance);
         let force = obstacle_force(me, shapes.iter(), look_ahead, clearance);

@@ -11,7 +11,7 @@ use flock_core::steering::context::{
 };
 use flock_core::steering::{Shape, predict};
 
-use crate::behaviours::avoidance::Obstacle;
+use crate::behaviours::avoidance::{Obstacle, gather_obstacles};
 use crate::behaviours::flee::Flee;
 use crate::behaviours::pursuit::Pursue;
 use crate::behaviours::reported::ReportedOnce;
@@ -79,12 +79,7 @@ pub(crate) fn steer_by_context(
     let config = &settings.0.config;
     // Positions wrap in a periodic world: each neighbour is taken at its nearest image.
     let space = Space::of(config);
-    shapes.clear();
-    shapes.extend(
-        obstacles
-            .iter()
-            .map(|(transform, obstacle)| obstacle.at(transform)),
-    );
+    gather_obstacles(&obstacles, &mut shapes);
     for (entity, transform, velocity, limits, context, mut sum) in &mut boids {
         let params = &context.params;
         let valid = reported.check(entity, params.is_valid(), || {

@@ -11,6 +11,7 @@ use crate::behaviours::reported::ReportedOnce;
 use crate::behaviours::steerers::{SteererQuery, vehicle};
 use crate::behaviours::target::Bodies;
 use crate::dimension::position_of;
+use crate::identity::BoidId;
 use crate::settings::ActiveFlockSettings;
 use crate::steering_force::{SteeringForce, SteeringPriority};
 
@@ -88,8 +89,8 @@ impl FormationMember {
 /// formations stop growing.
 #[derive(Default)]
 pub(crate) struct FormationScratch {
-    /// Each formation's members, in entity order.
-    members: EntityHashMap<Vec<Entity>>,
+    /// Each formation's members, in id order.
+    members: EntityHashMap<Vec<(BoidId, Entity)>>,
     positions: Vec<Vector>,
     previous: Vec<Option<usize>>,
 }
@@ -100,6 +101,7 @@ pub(crate) fn steer_formations(
     bodies: Bodies,
     mut scratch: Local<FormationScratch>,
     mut reported: Local<ReportedOnce>,
+    ids: Query<&BoidId>,
     mut members: Members,
 ) {
     let FormationScratch {
@@ -109,15 +111,16 @@ pub(crate) fn steer_formations(
     } = &mut *scratch;
     by_formation.values_mut().for_each(Vec::clear);
     for (entity, .., member, _) in &members {
+        let id = ids.get(entity).copied().unwrap_or(BoidId::UNASSIGNED);
         by_formation
             .entry(member.formation)
             .or_default()
-            .push(entity);
+            .push((id, entity));
     }
     by_formation.retain(|_, group| !group.is_empty());
     let config = &settings.0.config;
     for (&anchor, group) in by_formation.iter_mut() {
-        // Entity order, so the assignment does not depend on the query's order.
+        // Id order, so the assignment does not depend on the query's order or the entities.
         group.sort_unstable();
         let (Ok(formation), Some(frame)) = (formations.get(anchor), frame_of(&bodies, anchor))
         else {
@@ -156,7 +159,7 @@ pub(crate) fn steer_formations(
             .collect();
         positions.clear();
         previous.clear();
-        for &entity in group.iter() {
+        for &(_, entity) in group.iter() {
             // Every entity grouped above is a member this step.
             if let Ok((_, transform, .., member, _)) = members.get(entity) {
                 positions.push(position_of(transform.translation));
@@ -164,7 +167,7 @@ pub(crate) fn steer_formations(
             }
         }
         let assigned = assign_slots(positions, &slots, previous);
-        for (&entity, slot) in group.iter().zip(assigned) {
+        for (&(_, entity), slot) in group.iter().zip(assigned) {
             let Ok((_, transform, velocity, limits, mut member, mut sum)) = members.get_mut(entity)
             else {
                 continue;
@@ -191,8 +194,8 @@ pub(crate) fn steer_formations(
 type Members<'w, 's> = SteererQuery<'w, 's, &'static mut FormationMember>;
 
 /// Members of a formation that cannot be laid out have no slot.
-fn clear_slots(members: &mut Members, group: &[Entity]) {
-    for &entity in group {
+fn clear_slots(members: &mut Members, group: &[(BoidId, Entity)]) {
+    for &(_, entity) in group {
         if let Ok((.., mut member, _)) = members.get_mut(entity) {
             member.slot = None;
         }

@@ -8,6 +8,7 @@ use flock_core::steering::{Leader, LeaderFollowParams, follow_leader};
 use crate::behaviours::frame::OtherFrames;
 use crate::behaviours::steerers::{Steerers, add_forces, prioritised};
 use crate::dimension::position_of;
+use crate::identity::BoidId;
 use crate::settings::ActiveFlockSettings;
 use crate::steering_force::SteeringForce;
 
@@ -44,19 +45,25 @@ impl FollowLeader {
 pub(crate) fn follow_leaders(
     settings: Res<ActiveFlockSettings>,
     mut leaders: OtherFrames,
-    mut by_leader: Local<EntityHashMap<Vec<(Entity, Vector)>>>,
+    mut by_leader: Local<EntityHashMap<Vec<(BoidId, Entity, Vector)>>>,
+    ids: Query<&BoidId>,
     mut followers: Steerers<FollowLeader>,
 ) {
-    // Every follower's position before this step's forces, grouped by leader.
+    // Every follower's position before this step's forces, grouped by leader, in id order:
+    // the separation sums over mates in that order on every peer.
     by_leader.values_mut().for_each(Vec::clear);
     for (entity, transform, .., follow, _) in &followers {
         let position = position_of(transform.translation);
+        let id = ids.get(entity).copied().unwrap_or(BoidId::UNASSIGNED);
         by_leader
             .entry(follow.leader)
             .or_default()
-            .push((entity, position));
+            .push((id, entity, position));
     }
     by_leader.retain(|_, mates| !mates.is_empty());
+    for mates in by_leader.values_mut() {
+        mates.sort_unstable_by_key(|&(id, entity, _)| (id, entity));
+    }
     add_forces(&mut followers, &settings.0.config, |entity, me, follow| {
         let frame = leaders.of(entity, follow.leader, "follows the leader")?;
         let leader = Leader {
@@ -65,8 +72,8 @@ pub(crate) fn follow_leaders(
         };
         // Every follower was grouped above, so its leader has an entry.
         let mates = (by_leader.get(&follow.leader).into_iter().flatten())
-            .filter(|(mate, _)| *mate != entity)
-            .map(|&(_, position)| position);
+            .filter(|(_, mate, _)| *mate != entity)
+            .map(|&(.., position)| position);
         Some(follow.weight * follow_leader(me, &leader, mates, &follow.params))
     });
 }

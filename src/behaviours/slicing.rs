@@ -11,6 +11,7 @@ use flock_core::{FlockConfig, Vector};
 use crate::behaviours::steerers::{Prioritised, SteererQuery, vehicle};
 use crate::clock::FlockClock;
 use crate::dimension::position_of;
+use crate::identity::BoidId;
 
 /// Level of detail in time for collision prediction
 /// ([`AvoidCollisions`](crate::prelude::AvoidCollisions)): a boid within `full_rate_radius` of a
@@ -18,13 +19,14 @@ use crate::dimension::position_of;
 /// keeping the force it found in between. [`Orca`](crate::prelude::Orca) is not sliced: its
 /// promise (no collision while the programs are feasible) holds only for a velocity chosen from
 /// this step's neighbours, so every boid solves every step, in parallel; context maps are not
-/// sliced either. Boids take their turns spread over the `every` steps (by entity index), so each
+/// sliced either. Boids take their turns spread over the `every` steps (by [`BoidId`]), so each
 /// step does about `1 / every` of the far boids' work. With no focus in the world, every boid is
 /// far: slicing by share of the flock.
 ///
-/// Deterministic: which boids update on a step depends only on the step count, the entities'
-/// indices and the foci's positions, so a lockstep peer that spawns in the same order slices
-/// the same way. The default, `every: 1`, updates every boid every step. Settings that are not
+/// Deterministic: which boids update on a step depends only on the step count, the boids' ids
+/// and the foci's positions. In a lockstep game a focus is part of the simulation: put it on
+/// something every peer simulates alike (a player's avatar), never on one peer's camera. The
+/// default, `every: 1`, updates every boid every step. Settings that are not
 /// valid (see [`TimeSlicing::is_valid`]) are reported once and slice nothing.
 #[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq)]
 #[reflect(Resource, Debug, PartialEq, Default)]
@@ -148,10 +150,10 @@ impl SlicePlan {
         }
     }
 
-    /// Whether the boid `entity` at `position` updates on this step.
-    pub(crate) fn is_due(&self, entity: Entity, position: Vector) -> bool {
+    /// Whether the boid `id` at `position` updates on this step.
+    pub(crate) fn is_due(&self, id: BoidId, position: Vector) -> bool {
         self.every <= 1
-            || (self.step + u64::from(entity.index_u32())).is_multiple_of(self.every)
+            || (self.step.wrapping_add(id.0 % self.every)).is_multiple_of(self.every)
             || self
                 .foci
                 .iter()
@@ -161,7 +163,7 @@ impl SlicePlan {
 
 /// The boids with a sliced behaviour `B` and its last answer.
 pub(crate) type SlicedSteerers<'w, 's, B> =
-    SteererQuery<'w, 's, (&'static B, &'static mut SlicedAnswer<B>)>;
+    SteererQuery<'w, 's, (&'static B, &'static mut SlicedAnswer<B>, &'static BoidId)>;
 
 /// As [`crate::behaviours::add_forces`], for a costly behaviour: `force` runs only for the
 /// boids `plan` says are due (and for any without an answer yet); the others add the force
@@ -172,8 +174,8 @@ pub(crate) fn add_sliced_forces<B: Prioritised>(
     plan: &SlicePlan,
     mut force: impl FnMut(Entity, &Vehicle, &B) -> Option<Vector>,
 ) {
-    for (entity, transform, velocity, limits, (behaviour, mut answer), mut sum) in steerers {
-        let due = answer.force.is_none() || plan.is_due(entity, position_of(transform.translation));
+    for (entity, transform, velocity, limits, (behaviour, mut answer, id), mut sum) in steerers {
+        let due = answer.force.is_none() || plan.is_due(*id, position_of(transform.translation));
         if due {
             let me = vehicle(transform, velocity, limits, config);
             // No force this step (a missing target, invalid params) is remembered as zero.
@@ -198,10 +200,7 @@ mod tests {
 
     #[test]
     fn far_boids_take_turns_one_step_in_every() {
-        let entities: Vec<Entity> = (0..12)
-            .map(Entity::from_raw_u32)
-            .map(Option::unwrap)
-            .collect();
+        let entities: Vec<BoidId> = (0..12).map(BoidId).collect();
         let far = Vector::splat(1000.0);
         for step in 0..8 {
             let due = entities
@@ -214,13 +213,13 @@ mod tests {
             let steps_due = (0..8)
                 .filter(|step| plan(*step, 4, 10.0, vec![Vector::ZERO]).is_due(*entity, far))
                 .count();
-            assert_eq!(steps_due, 2, "{entity} updates on two steps of eight");
+            assert_eq!(steps_due, 2, "{entity:?} updates on two steps of eight");
         }
     }
 
     #[test]
     fn boids_near_a_focus_update_every_step() {
-        let entity = Entity::from_raw_u32(1).unwrap();
+        let entity = BoidId(1);
         let near = Vector::splat(3.0);
         assert!((0..10).all(|step| plan(step, 5, 10.0, vec![Vector::ZERO]).is_due(entity, near)));
         assert!(!(0..10).all(|step| plan(step, 5, 1.0, vec![Vector::ZERO]).is_due(entity, near)));
@@ -228,7 +227,7 @@ mod tests {
 
     #[test]
     fn every_one_updates_everyone() {
-        let entity = Entity::from_raw_u32(7).unwrap();
+        let entity = BoidId(u64::MAX - 3);
         assert!((0..10).all(|step| plan(step, 1, 0.0, Vec::new()).is_due(entity, Vector::ZERO)));
         assert!(SlicePlan::every_step().is_due(entity, Vector::splat(1e30)));
     }

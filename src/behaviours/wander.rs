@@ -1,11 +1,14 @@
-//! Wander (the cocos2d-x crowd demo's), drawing its jitter from the plugin's seeded generator.
+//! Wander (the cocos2d-x crowd demo's), each boid drawing its jitter from its own seeded
+//! generator.
 
 use bevy::prelude::*;
 use flock_core::steering::{WanderParams, WanderState, wander as wander_force, wander_jitter};
 
 use crate::behaviours::limits::MotionLimits;
 use crate::behaviours::steerers::vehicle;
+use crate::clock::FlockClock;
 use crate::components::Velocity;
+use crate::identity::BoidId;
 use crate::rng::FlockRng;
 use crate::settings::ActiveFlockSettings;
 use crate::steering_force::{SteeringForce, SteeringPriority};
@@ -35,10 +38,15 @@ impl Default for Wander {
     }
 }
 
+/// Which of a boid's random streams ([`FlockRng::for_boid`]) wandering draws from.
+const WANDER_STREAM: u64 = 1;
+
 pub(crate) fn wander(
     settings: Res<ActiveFlockSettings>,
-    mut rng: ResMut<FlockRng>,
+    rng: Res<FlockRng>,
+    clock: Res<FlockClock>,
     mut wanderers: Query<(
+        &BoidId,
         &Transform,
         &Velocity,
         Option<&MotionLimits>,
@@ -47,10 +55,11 @@ pub(crate) fn wander(
     )>,
 ) {
     let config = &settings.0.config;
-    // Query order is the same in every replay of a run, so the draws are too.
-    for (transform, velocity, limits, mut behaviour, mut force) in &mut wanderers {
+    let step = clock.steps_taken();
+    // Each boid's draw is its own, so the query's order does not matter.
+    for (id, transform, velocity, limits, mut behaviour, mut force) in &mut wanderers {
         let me = vehicle(transform, velocity, limits, config);
-        let jitter = wander_jitter(rng.rng());
+        let jitter = wander_jitter(&mut rng.for_boid(*id, step, WANDER_STREAM));
         let Wander {
             params,
             weight,

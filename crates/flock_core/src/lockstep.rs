@@ -55,9 +55,16 @@ pub fn boid_hash(position: Vector, velocity: Vector) -> u64 {
     hash
 }
 
+/// One identified boid's share of a state hash: [`boid_hash`] with the boid's id mixed in, so
+/// two boids that swap states (or ids) change the hash.
+#[inline]
+pub fn identified_boid_hash(id: u64, position: Vector, velocity: Vector) -> u64 {
+    mix(boid_hash(position, velocity) ^ mix(id))
+}
+
 /// SplitMix64's finaliser: every input bit reaches every output bit.
 #[inline]
-fn mix(mut x: u64) -> u64 {
+pub(crate) fn mix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -68,6 +75,20 @@ fn mix(mut x: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::index::Lanes;
+
+    #[test]
+    fn swapping_two_boids_states_changes_the_identified_hash() {
+        let (a, b) = (Vector::splat(1.0), Vector::splat(2.0));
+        let hash = |first: Vector, second: Vector| {
+            identified_boid_hash(0, first, Vector::ZERO).wrapping_add(identified_boid_hash(
+                1,
+                second,
+                Vector::ZERO,
+            ))
+        };
+        assert_ne!(hash(a, b), hash(b, a));
+        assert_eq!(hash(a, b), hash(a, b));
+    }
     use crate::math::planar;
     use crate::parallel::{ScopedThreads, Serial};
     use crate::{Bounds, EdgeMode, Flock, FlockConfig, ForceLimit, SpeedMode};

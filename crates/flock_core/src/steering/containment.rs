@@ -7,6 +7,9 @@ use super::Vehicle;
 use crate::math::{Vector, square_to};
 use crate::shape::Enclosure;
 
+/// cos 30 degrees (√3 / 2), the nearest f32.
+const COS_30_DEGREES: f32 = 0.866_025_4;
+
 /// Reynolds' containment: probe `look_ahead` along the heading, and at the same distance at 30
 /// degrees to each side; every probe that crosses the boundary of `enclosure` steers back from
 /// the side it crosses (the one ahead with full weight, the side ones with half; a side at the
@@ -26,7 +29,8 @@ pub fn contain(vehicle: &Vehicle, enclosure: &Enclosure, look_ahead: f32) -> Vec
     if heading == Vector::ZERO || !(look_ahead.is_finite() && look_ahead > 0.0) {
         return Vector::ZERO;
     }
-    let (cos, sin) = (30f32.to_radians().cos(), 30f32.to_radians().sin());
+    // The side probes' 30 degrees, as constants: the same bits on every processor.
+    let (cos, sin) = (COS_30_DEGREES, 0.5);
     let ahead = std::iter::once((heading, 1.0));
     let aside = square_to(heading).map(|side| (heading * cos + side * sin, 0.5));
     let push: Vector = ahead

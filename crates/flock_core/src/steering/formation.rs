@@ -17,7 +17,7 @@
 use std::fmt;
 
 use super::level;
-use crate::math::Vector;
+use crate::math::{Vector, cos, sin};
 
 /// The shapes of a formation, laid out on the ground of the anchor's frame (see
 /// [`level`](super::level)) with the anchor at the front and centre of the first row (the
@@ -101,9 +101,10 @@ pub fn formation_slots(
                     return Vector::ZERO;
                 }
                 // The chord between neighbours is `spacing`.
-                let radius = spacing / (2.0 * (std::f32::consts::PI / count as f32).sin());
+                // Through the deterministic functions: lockstep peers lay out the same ring.
+                let radius = spacing / (2.0 * sin(std::f32::consts::PI / count as f32));
                 let angle = std::f32::consts::TAU * i / count as f32;
-                level(angle.cos(), angle.sin()) * radius
+                level(cos(angle), sin(angle)) * radius
             }
             FormationShape::Grid { columns } => {
                 let columns = (*columns as usize).min(count).max(1);
