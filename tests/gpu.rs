@@ -2,8 +2,10 @@
 //! it once per fixed step of the main world, the read-back matches `flock_gpu` stepped on its
 //! own from the same start, invalid settings and boids are refused, spawning and clearing
 //! change the count, counts that cannot fit are refused before a boid is made (the device's
-//! limit known from the start, and learnt by a handle inserted later). `bevy_flock3d` runs the same cases in 3D (`[[test]] path` in its
-//! manifest).
+//! limit known from the start, and learnt by a handle inserted later), a device with lower
+//! limits holds exactly what they allow, and one that cannot run the flock stops it with a
+//! reason while the app runs on. `bevy_flock3d` runs the same cases in 3D (`[[test]] path` in
+//! its manifest).
 //!
 //! They need a GPU adapter; Mesa's lavapipe is one (`VK_ICD_FILENAMES=
 //! /usr/share/vulkan/icd.d/lvp_icd.x86_64.json`). Without an adapter each test says so and

@@ -27,8 +27,8 @@ pub const DEFAULT_MAX_STEPS_PER_FRAME: u32 = 4;
 /// system on a spawn that cannot fit ([`GpuFlock::device_limit`]) is refused before a single
 /// boid is made; a handle inserted later learns the limit at the next frame, and a handle
 /// inserted in place of another starts a new flock (the device's boids are cleared).
-/// [`GpuFlock::len`] is always the device's count: boids the device refuses after all (out
-/// of memory) are taken off it once the render world reports them.
+/// [`GpuFlock::len`] is always the device's count: boids the device refuses after all are
+/// taken off it once the render world reports them.
 ///
 /// ```no_run
 /// # #[cfg(flock_3d)] extern crate bevy_flock3d as bevy_flock;

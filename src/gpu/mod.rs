@@ -20,10 +20,11 @@
 //! device's limits when it finishes, so a spawn that cannot fit is refused before any boid is
 //! made (from the first `Startup` system on); a device that cannot run the flock (no compute
 //! shaders, too few storage buffers per stage) is named once in a warning and the flock stays
-//! empty; the device's buffers and steps run inside wgpu error scopes, so an allocation or a
-//! step it refuses is a warning, never an uncaptured error that quits the app; a lost (and
-//! replaced) render device stops the flock with a message. [`GpuFlock::stopped`] says why a
-//! flock stopped.
+//! empty; every buffer and dispatch is sized within the device's limits before it is asked
+//! for (wgpu's error scopes are not used: in Bevy's build of wgpu they are one stack per
+//! device, shared with the renderer's threads, so a scope here could unbalance the
+//! renderer's); a lost (and replaced) render device stops the flock with a message.
+//! [`GpuFlock::stopped`] says why a flock stopped.
 //!
 //! The CPU flock ([`BoidsPlugin`](crate::BoidsPlugin)) and the GPU flock are independent and
 //! can live in one app. The GPU flock's boids use the config's rule weights; behaviours,

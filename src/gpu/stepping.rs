@@ -159,7 +159,7 @@ fn stop(render_flock: &mut RenderGpuFlock, report: &DeviceReport, reason: String
     report.stop(reason);
 }
 
-/// Applies one order; boids the device refuses (too many, out of memory) are a warning, and
+/// Applies one order; boids the device refuses (more than it holds) are a warning, and
 /// the device's count, reported to the handle, says what it holds.
 fn apply_order(flock: &mut KernelFlock, order: GpuOrder) {
     let result = match order {

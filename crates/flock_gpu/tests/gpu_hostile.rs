@@ -261,6 +261,7 @@ fn counts_past_the_device_limit_are_refused_before_anything_is_allocated() {
     assert_eq!(flock_gpu::check_limits(&limits), Ok(()));
     let limit = flock_gpu::max_boids(&limits);
     assert!(limit >= 1_000_000, "a device limit of {limit} boids");
+    println!("this device holds at most {limit} boids");
     let mut flock = DeviceFlock::new(device, queue, FlockConfig::default(), 0).unwrap();
     assert_eq!(flock.max_capacity(), limit);
     for capacity in [limit + 1, usize::MAX, 1_000_000_000_000] {

@@ -44,7 +44,7 @@ pub fn run(
     let (steps, every, dt) = (args.steps, args.every, args.dt);
     if let Some((device, queue, _)) = device {
         return Ok(Box::new(gpu_run(
-            &device, &queue, flock, config, steps, every, dt,
+            device, queue, flock, config, steps, every, dt,
         )?));
     }
     let executor = ScopedThreads(args.threads.unwrap_or_else(available_parallelism));
@@ -80,8 +80,8 @@ pub fn fits_on(device: &wgpu::Device, count: usize) -> Result<(), String> {
 /// The same run on the GPU kernel (`--gpu`), from the same initial boids: each written step
 /// is read back from the device.
 fn gpu_run(
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
+    device: wgpu::Device,
+    queue: wgpu::Queue,
     start: Flock,
     config: FlockConfig,
     steps: u64,
@@ -89,7 +89,7 @@ fn gpu_run(
     dt: f32,
 ) -> Result<impl FnOnce(&mut dyn Write) -> std::io::Result<()>, String> {
     let mut flock =
-        DeviceFlock::new(device, queue, config, start.len()).map_err(|error| error.to_string())?;
+        DeviceFlock::new(&device, &queue, config, start.len()).map_err(|error| error.to_string())?;
     flock
         .upload(start.positions(), start.velocities())
         .map_err(|error| error.to_string())?;
