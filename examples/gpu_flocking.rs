@@ -22,7 +22,7 @@ const AREA_PER_BOID: f32 = 16.0;
 /// The window's shape, which the world takes.
 const ASPECT: f32 = 16.0 / 9.0;
 
-fn main() {
+fn main() -> AppExit {
     let count = support::gpu::boid_count(DEFAULT_BOIDS, SCREENSHOT_BOIDS);
     let height = (count.max(1) as f32 * AREA_PER_BOID / ASPECT).sqrt();
     let size = Vec2::new(height * ASPECT, height);
@@ -52,7 +52,7 @@ fn main() {
         .add_plugins(support::ScreenHelpPlugin(""))
         .add_plugins(support::gpu::GpuSceneControls { count })
         .add_systems(Startup, setup);
-    app.run();
+    app.run()
 }
 
 /// The world's size and the boids' mean spacing.

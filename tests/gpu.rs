@@ -1,8 +1,11 @@
 //! The GPU flock in a headless app with Bevy's renderer (feature `gpu`): the render world steps
 //! it once per fixed step of the main world, the read-back matches `flock_gpu` stepped on its
 //! own from the same start, invalid settings and boids are refused, spawning and clearing
-//! change the count. `bevy_flock3d` runs the same cases in 3D (`[[test]] path` in its
-//! manifest).
+//! change the count, counts that cannot fit are refused before a boid is made (the device's
+//! limit known from the start, and learnt by a handle inserted later), a device with lower
+//! limits holds exactly what they allow, and one that cannot run the flock stops it with a
+//! reason while the app runs on. `bevy_flock3d` runs the same cases in 3D (`[[test]] path` in
+//! its manifest).
 //!
 //! They need a GPU adapter; Mesa's lavapipe is one (`VK_ICD_FILENAMES=
 //! /usr/share/vulkan/icd.d/lvp_icd.x86_64.json`). Without an adapter each test says so and
@@ -18,13 +21,15 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::render::RenderApp;
+use bevy::render::RenderPlugin;
+use bevy::render::settings::{RenderCreation, WgpuSettings};
 use bevy::time::TimeUpdateStrategy;
 use bevy_flock::flock_core::{Flock, FlockConfig, Vector};
 use bevy_flock::gpu::flock_gpu;
 use bevy_flock::gpu::{GpuFlock, GpuFlockReadback, RenderGpuFlock};
 use bevy_flock::prelude::{BoidsPlugin, FlockClock, FlockSettings, Placement};
 use common::HZ;
-use common::gpu::{FixedRuns, gpu_app, gpu_app_with, gpu_available};
+use common::gpu::{FixedRuns, gpu_app, gpu_app_on, gpu_app_with, gpu_available};
 
 fn handle(app: &App) -> &GpuFlock {
     app.world().resource::<GpuFlock>()
@@ -114,7 +119,7 @@ fn the_render_world_steps_once_per_fixed_step_and_the_readback_matches_the_kerne
     );
 
     let (device, queue, _) = flock_gpu::request_device().unwrap();
-    let mut direct = flock_gpu::GpuFlock::new(&device, &queue, config(), BOIDS).unwrap();
+    let mut direct = flock_gpu::DeviceFlock::new(&device, &queue, config(), BOIDS).unwrap();
     direct
         .upload(start.positions(), start.velocities())
         .unwrap();
@@ -215,6 +220,10 @@ fn hostile_orders_are_refused_and_hostile_flocks_stay_finite() {
     inverted.bounds.min = valid.bounds.max;
     inverted.bounds.max = valid.bounds.min;
     hostile.push(inverted);
+    // Topological neighbours: the CPU flock's rule, refused rather than run as metric ones.
+    let mut topological = valid;
+    topological.neighbours = bevy_flock::flock_core::Neighbours::Nearest { k: 7 };
+    hostile.push(topological);
     for config in hostile {
         assert!(flock.set_config(config).is_err(), "{config:?} accepted");
         assert_eq!(*flock.config(), valid);
@@ -372,4 +381,203 @@ fn the_gpu_flock_can_follow_the_cpu_flocks_settings_and_clock() {
     app.update();
     assert!(!handle(&app).is_paused());
     assert!(on_device(&app).steps() > steps + 1);
+}
+
+#[test]
+fn counts_that_cannot_fit_are_refused_before_any_boid_is_made() {
+    if !gpu_available() {
+        return;
+    }
+    let mut app = gpu_app(GpuFlock::new(config(), 2));
+    // Known once the app is finished, before the first frame (a `Startup` system's spawn).
+    let limits = app
+        .world()
+        .resource::<bevy::render::renderer::RenderDevice>()
+        .limits();
+    let limit = flock_gpu::max_boids(&limits);
+    assert!(limit > 0 && limit <= flock_gpu::MAX_BOIDS, "limit {limit}");
+    assert_eq!(handle(&app).device_limit(), limit);
+    assert_eq!(handle(&app).stopped(), None);
+
+    // Absurd counts and one past the limit: refused at once (nothing is allocated: a
+    // trillion boids would abort the test), the count unchanged.
+    for count in [1_000_000_000_000, usize::MAX, limit + 1] {
+        assert_eq!(
+            handle_mut(&mut app).spawn(count, Placement::RandomInBounds),
+            0
+        );
+        assert_eq!(handle(&app).len(), 0);
+    }
+    // Up to the limit with the boids there are: 100 fit, the limit less 99 more do not.
+    assert_eq!(
+        handle_mut(&mut app).spawn(100, Placement::RandomInBounds),
+        100
+    );
+    assert_eq!(
+        handle_mut(&mut app).spawn(limit - 99, Placement::RandomInBounds),
+        0
+    );
+    // Zero boids: none, no order.
+    assert_eq!(handle_mut(&mut app).spawn(0, Placement::RandomInBounds), 0);
+    app.update();
+    assert_eq!(handle(&app).len(), 100);
+    assert_eq!(on_device(&app).len(), 100);
+}
+
+#[test]
+fn non_finite_spawn_parameters_add_nothing() {
+    if !gpu_available() {
+        return;
+    }
+    let mut app = gpu_app(GpuFlock::new(config(), 4));
+    for point in [
+        Vector::splat(f32::NAN),
+        Vector::splat(f32::INFINITY),
+        Vector::X * f32::NEG_INFINITY,
+    ] {
+        assert_eq!(handle_mut(&mut app).spawn(10, Placement::At(point)), 0);
+    }
+    #[cfg(not(flock_3d))]
+    for rect in [
+        // Built by hand: `Rect::new` takes the min and max of its corners, which drops a NaN.
+        Rect {
+            min: Vec2::new(f32::NAN, 0.0),
+            max: Vec2::ONE,
+        },
+        Rect {
+            min: Vec2::ZERO,
+            max: Vec2::splat(f32::INFINITY),
+        },
+        // Contradictory: min above max.
+        Rect {
+            min: Vec2::splat(5.0),
+            max: Vec2::ZERO,
+        },
+    ] {
+        assert_eq!(handle_mut(&mut app).spawn(10, Placement::InRect(rect)), 0);
+    }
+    let mut velocities = vec![Vector::X; 5];
+    velocities[4] = Vector::splat(f32::NAN);
+    assert_eq!(
+        handle_mut(&mut app).spawn_states(&[Vector::ZERO; 5], &velocities),
+        0
+    );
+    app.update();
+    assert_eq!(handle(&app).len(), 0);
+    assert_eq!(on_device(&app).len(), 0);
+}
+
+#[test]
+fn a_flock_inserted_later_learns_the_limit_and_replaces_the_devices_boids() {
+    if !gpu_available() {
+        return;
+    }
+    let mut app = gpu_app(GpuFlock::new(config(), 1));
+    handle_mut(&mut app).spawn(50, Placement::RandomInBounds);
+    app.update();
+    assert_eq!(on_device(&app).len(), 50);
+    let limit = handle(&app).device_limit();
+
+    // Outside an app a handle knows only the kernel's bound.
+    let mut later = GpuFlock::new(config(), 2);
+    assert_eq!(later.device_limit(), flock_gpu::MAX_BOIDS);
+    assert_eq!(later.spawn(30, Placement::At(Vector::splat(3.0))), 30);
+    app.insert_resource(later);
+    app.update();
+    assert_eq!(handle(&app).device_limit(), limit);
+    assert_eq!(handle(&app).len(), 30);
+    assert_eq!(
+        on_device(&app).len(),
+        30,
+        "the new handle's boids replace the old ones"
+    );
+    settle(&mut app);
+    assert!(
+        readback(&app)
+            .positions
+            .iter()
+            .all(|p| (*p - Vector::splat(3.0)).length() < 10.0),
+        "the boids are the new handle's"
+    );
+    assert_eq!(
+        handle_mut(&mut app).spawn(limit - 29, Placement::RandomInBounds),
+        0,
+        "refused against the device's limit"
+    );
+    assert_eq!(handle(&app).len(), 30);
+}
+
+/// A render device with the adapter's limits made worse by `limits` where they are lower.
+fn device_limited_to(limits: flock_gpu::wgpu::Limits) -> RenderPlugin {
+    RenderPlugin {
+        render_creation: RenderCreation::Automatic(Box::new(WgpuSettings {
+            constrained_limits: Some(limits),
+            ..default()
+        })),
+        ..default()
+    }
+}
+
+#[test]
+fn a_device_that_cannot_run_the_flock_stops_it_with_a_reason_and_the_app_runs_on() {
+    if !gpu_available() {
+        return;
+    }
+    // Four storage buffers per shader stage (a downlevel device's): the kernel binds eight.
+    let few_buffers = flock_gpu::wgpu::Limits {
+        max_storage_buffers_per_shader_stage: 4,
+        ..flock_gpu::wgpu::Limits::default()
+    };
+    let mut app = gpu_app_on(
+        GpuFlock::new(config(), 1),
+        device_limited_to(few_buffers),
+        (),
+    );
+    // Said before the first frame, so a `Startup` spawn is refused without a boid made.
+    let reason = handle(&app).stopped().expect("the flock stopped");
+    assert!(reason.contains("storage buffers"), "{reason}");
+    assert_eq!(handle(&app).device_limit(), 0);
+    assert_eq!(handle_mut(&mut app).spawn(10, Placement::RandomInBounds), 0);
+    let start = Flock::random(5, &config(), 1);
+    assert_eq!(
+        handle_mut(&mut app).spawn_states(start.positions(), start.velocities()),
+        0
+    );
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(handle(&app).len(), 0);
+    assert_eq!(on_device(&app).len(), 0);
+    assert_eq!(on_device(&app).steps(), 0);
+    assert_eq!(handle(&app).stopped(), Some(reason));
+}
+
+#[test]
+fn a_small_devices_limit_is_known_from_the_start_and_holds_exactly() {
+    if !gpu_available() {
+        return;
+    }
+    // 16 MiB storage bindings: a million 2D boids, half a million 3D ones.
+    let small = flock_gpu::wgpu::Limits {
+        max_storage_buffer_binding_size: 16 << 20,
+        ..flock_gpu::wgpu::Limits::default()
+    };
+    let mut app = gpu_app_on(GpuFlock::new(config(), 1), device_limited_to(small), ());
+    let limit = (16 << 20) / flock_gpu::BOID_BYTES;
+    assert_eq!(handle(&app).device_limit(), limit);
+    assert_eq!(
+        handle_mut(&mut app).spawn(limit + 1, Placement::RandomInBounds),
+        0
+    );
+    assert_eq!(handle(&app).len(), 0);
+    handle_mut(&mut app).set_paused(true);
+    assert_eq!(
+        handle_mut(&mut app).spawn(limit, Placement::RandomInBounds),
+        limit
+    );
+    assert_eq!(handle_mut(&mut app).spawn(1, Placement::RandomInBounds), 0);
+    app.update();
+    assert_eq!(handle(&app).len(), limit);
+    assert_eq!(on_device(&app).len(), limit);
+    assert_eq!(handle(&app).stopped(), None);
 }

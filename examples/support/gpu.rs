@@ -69,17 +69,26 @@ impl Plugin for GpuSceneControls {
 /// a second, and the flock should still have formed by the screenshots.
 const SCREENSHOT_STEPS_PER_FRAME: u32 = 16;
 
+/// Spawns the scene's flock; a count the device cannot hold (the plugin knows its limit from
+/// the start, so nothing is allocated) ends the app with an error and a non-zero exit code.
 fn spawn_gpu_flock(
     mut flock: ResMut<GpuFlock>,
     settings: Res<FlockSettings>,
     count: Res<GpuSceneCount>,
+    mut exit: MessageWriter<AppExit>,
 ) {
     // The panel's settings from the first frame, so the boids spawn inside its bounds.
     let _ = flock.set_config(settings.config);
     if std::env::var_os("FLOCK_SCREENSHOTS").is_some() {
         flock.set_max_steps_per_frame(SCREENSHOT_STEPS_PER_FRAME);
     }
-    flock.spawn(count.0, Placement::RandomInBounds);
+    if count.0 > 0 && flock.spawn(count.0, Placement::RandomInBounds) == 0 {
+        let why = flock
+            .stopped()
+            .unwrap_or_else(|| format!("this device holds at most {} boids", flock.device_limit()));
+        error!("cannot fly {} boids on the GPU: {why}; exiting", count.0);
+        exit.write(AppExit::error());
+    }
 }
 
 fn respawn(shortcuts: Shortcuts, count: Res<GpuSceneCount>, mut flock: ResMut<GpuFlock>) {

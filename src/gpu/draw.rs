@@ -12,6 +12,7 @@
 
 use std::collections::HashMap;
 use std::num::NonZeroU64;
+use std::ops::Range;
 
 use bevy::camera::visibility::RenderLayers;
 use bevy::mesh::VertexBufferLayout;
@@ -265,15 +266,11 @@ pub(crate) fn draw_gpu_flock(
     mut ctx: RenderContext,
 ) {
     let (camera, view, target, msaa, layers) = view.into_inner();
-    if !sees(layers, &look) {
-        return;
-    }
-    let (Some(boids), Some(image)) = (flock.boid_buffer(), images.get(look.image)) else {
+    let (Some((boids, instances)), Some(image)) =
+        (boids_to_draw(layers, &look, &flock), images.get(look.image))
+    else {
         return;
     };
-    if flock.is_empty() {
-        return;
-    }
     let key = PipelineKey {
         format: target.main_texture_format(),
         samples: msaa.samples(),
@@ -283,11 +280,9 @@ pub(crate) fn draw_gpu_flock(
     else {
         return;
     };
-    let mut pass = begin_pass(&mut ctx, camera, target, None);
-    pass.set_pipeline(pipeline);
-    pass.set_bind_group(0, &*bind_group, &[]);
+    let mut pass = begin_draw(&mut ctx, camera, target, None, pipeline, &bind_group);
     pass.set_vertex_buffer(0, boids.slice(..));
-    pass.draw(0..6, 0..flock.len() as u32);
+    pass.draw(0..6, instances);
 }
 
 /// In the main 2D or 3D pass of each camera: the whole flock in one instanced draw.
@@ -310,19 +305,13 @@ pub(crate) fn draw_gpu_flock(
     mut ctx: RenderContext,
 ) {
     let (camera, view, target, depth, msaa, layers) = view.into_inner();
-    if !sees(layers, &look) {
-        return;
-    }
-    let (Some(boids), Some(mesh), Some(vertices)) = (
-        flock.boid_buffer(),
+    let (Some((boids, instances)), Some(mesh), Some(vertices)) = (
+        boids_to_draw(layers, &look, &flock),
         meshes.get(look.mesh),
         allocator.mesh_vertex_slice(&look.mesh),
     ) else {
         return;
     };
-    if flock.is_empty() {
-        return;
-    }
     let key = PipelineKey {
         format: target.main_texture_format(),
         samples: msaa.samples(),
@@ -343,12 +332,9 @@ pub(crate) fn draw_gpu_flock(
         RenderMeshBufferInfo::NonIndexed => None,
     };
     let depth = depth.get_attachment(StoreOp::Store);
-    let mut pass = begin_pass(&mut ctx, camera, target, Some(depth));
-    pass.set_pipeline(pipeline);
-    pass.set_bind_group(0, &*bind_group, &[]);
+    let mut pass = begin_draw(&mut ctx, camera, target, Some(depth), pipeline, &bind_group);
     pass.set_vertex_buffer(0, (**vertices.buffer).slice(..));
     pass.set_vertex_buffer(1, boids.slice(..));
-    let instances = 0..flock.len() as u32;
     match indices {
         Some((slice, format, count)) => {
             pass.set_index_buffer((**slice.buffer).slice(..), format);
@@ -359,20 +345,31 @@ pub(crate) fn draw_gpu_flock(
     }
 }
 
-/// Whether a camera on `layers` (layer 0 when it has none) draws the flock.
-fn sees(layers: Option<&RenderLayers>, look: &RenderGpuLook) -> bool {
-    layers
+/// What both draws open with: the boid buffer and the instances to draw, when a camera on
+/// `layers` (layer 0 when it has none) sees the flock's layers and the flock has boids.
+fn boids_to_draw<'f>(
+    layers: Option<&RenderLayers>,
+    look: &RenderGpuLook,
+    flock: &'f RenderGpuFlock,
+) -> Option<(&'f flock_gpu::wgpu::Buffer, Range<u32>)> {
+    let sees = layers
         .unwrap_or(&RenderLayers::default())
-        .intersects(&look.layers)
+        .intersects(&look.layers);
+    if !sees || flock.is_empty() {
+        return None;
+    }
+    Some((flock.boid_buffer()?, 0..flock.len() as u32))
 }
 
 /// A render pass on the view's main texture (cleared if nothing has drawn to it yet this
-/// frame), limited to the camera's viewport.
-fn begin_pass<'a>(
+/// frame), limited to the camera's viewport, with the draw's pipeline and bind group set.
+fn begin_draw<'a>(
     ctx: &'a mut RenderContext,
     camera: &ExtractedCamera,
     target: &ViewTarget,
     depth: Option<RenderPassDepthStencilAttachment>,
+    pipeline: &RenderPipeline,
+    bind_group: &BindGroup,
 ) -> RenderPass<'a> {
     let color = [Some(target.get_color_attachment())];
     let mut pass = ctx
@@ -396,6 +393,8 @@ fn begin_pass<'a>(
             viewport.depth.end,
         );
     }
+    pass.set_pipeline(pipeline);
+    pass.set_bind_group(0, &**bind_group, &[]);
     pass
 }
 

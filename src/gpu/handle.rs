@@ -1,8 +1,8 @@
 //! [`GpuFlock`]: the main world's handle on the flock that lives on the GPU. It holds no boids,
 //! only the orders for the render world (spawn, clear, settings) and the fixed steps to run.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bevy::camera::visibility::RenderLayers;
@@ -19,9 +19,16 @@ pub const DEFAULT_MAX_STEPS_PER_FRAME: u32 = 4;
 
 /// The flock on the GPU, seen from the main world: spawn and clear boids, change the settings,
 /// pause it, ask for read-backs. The boids themselves live in Bevy's render world (a
-/// [`flock_gpu::GpuFlock`]), where [`GpuFlockPlugin`](super::GpuFlockPlugin) applies these
+/// [`flock_gpu::DeviceFlock`]), where [`GpuFlockPlugin`](super::GpuFlockPlugin) applies these
 /// orders at the next extract and steps the flock once for every run of the main world's fixed
 /// schedule since the last frame (at most [`GpuFlock::max_steps_per_frame`]).
+///
+/// The plugin reads the render device's limits when it finishes, so from the first `Startup`
+/// system on a spawn that cannot fit ([`GpuFlock::device_limit`]) is refused before a single
+/// boid is made; a handle inserted later learns the limit at the next frame, and a handle
+/// inserted in place of another starts a new flock (the device's boids are cleared).
+/// [`GpuFlock::len`] is always the device's count: boids the device refuses after all are
+/// taken off it once the render world reports them.
 ///
 /// ```no_run
 /// # #[cfg(flock_3d)] extern crate bevy_flock3d as bevy_flock;
@@ -49,25 +56,62 @@ pub struct GpuFlock {
     step_dt: f32,
     logged: Option<ConfigError>,
     report: Arc<DeviceReport>,
+    /// The count once the orders handed to the render world so far are applied.
+    count_at_extract: usize,
+    /// Whether a `Clear` waits among the orders (the count is then the orders' alone).
+    clear_waiting: bool,
     render_layers: RenderLayers,
 }
 
-/// What the render world reports back about the device: the most boids it holds and the last
-/// step time it measured.
+/// The most boids a handle takes before the plugin has read the device: the kernel's own
+/// bound on any device.
+const UNKNOWN_DEVICE_LIMIT: usize = flock_gpu::MAX_BOIDS;
+
+/// What the main and render worlds share about the device: the most boids it holds, the last
+/// step time it measured, the count after the orders it applied, and why the flock stopped.
 #[derive(Debug)]
 pub(crate) struct DeviceReport {
-    /// `usize::MAX` until the flock is made on the device.
+    /// The most boids the device holds ([`UNKNOWN_DEVICE_LIMIT`] until the plugin reads it).
     pub limit: AtomicUsize,
     /// Nanoseconds; `u64::MAX` while there is no measurement.
     pub step_nanos: AtomicU64,
+    /// Frames of orders handed to the render world.
+    pub extracted: AtomicU64,
+    /// Frames of orders the render world has applied.
+    pub applied: AtomicU64,
+    /// Boids on the device after the last applied frame.
+    pub count: AtomicUsize,
+    /// Why the flock stopped (a device that cannot run it, a lost device, a failed step).
+    pub stopped: Mutex<Option<String>>,
 }
 
 impl Default for DeviceReport {
     fn default() -> Self {
         Self {
-            limit: AtomicUsize::new(usize::MAX),
+            limit: AtomicUsize::new(UNKNOWN_DEVICE_LIMIT),
             step_nanos: AtomicU64::new(u64::MAX),
+            extracted: AtomicU64::new(0),
+            applied: AtomicU64::new(0),
+            count: AtomicUsize::new(0),
+            stopped: Mutex::new(None),
         }
+    }
+}
+
+impl DeviceReport {
+    /// Why the flock stopped, if it has.
+    pub fn stopped(&self) -> Option<String> {
+        self.stopped.lock().ok().and_then(|reason| reason.clone())
+    }
+
+    /// Stops the flock for `reason` (the first reason stands), with no boids.
+    pub fn stop(&self, reason: String) {
+        if let Ok(mut stopped) = self.stopped.lock()
+            && stopped.is_none()
+        {
+            *stopped = Some(reason);
+        }
+        self.count.store(0, Ordering::Release);
     }
 }
 
@@ -87,6 +131,8 @@ pub(crate) enum GpuOrder {
 #[derive(Debug, Default)]
 pub(crate) struct FrameOrders {
     pub orders: Vec<GpuOrder>,
+    /// Which extract this is (the report's `extracted` after it).
+    pub number: u64,
     pub config: Option<FlockConfig>,
     pub steps: u32,
     pub dt: f32,
@@ -111,6 +157,8 @@ impl GpuFlock {
             step_dt: 0.0,
             logged: None,
             report: Arc::default(),
+            count_at_extract: 0,
+            clear_waiting: false,
             render_layers: RenderLayers::default(),
         };
         // Refused settings were logged; the defaults stand.
@@ -123,12 +171,14 @@ impl GpuFlock {
         &self.config
     }
 
-    /// New settings from the next frame on, if [`FlockConfig::validate`] accepts them, as the
-    /// CPU flock's `FlockSettings` are checked. Invalid ones change nothing: the error is
+    /// New settings from the next frame on, if [`flock_gpu::check_config`] accepts them:
+    /// valid as the CPU flock's `FlockSettings` are checked ([`FlockConfig::validate`]), with
+    /// metric neighbours (topological ones are the CPU flock's: refused, never silently run as
+    /// metric). Refused ones change nothing: the error is
     /// returned and logged as a warning (once while the same problem repeats, so a UI that
     /// writes the same settings every frame does not flood the log).
     pub fn set_config(&mut self, config: FlockConfig) -> Result<(), ConfigError> {
-        if let Err(error) = config.validate() {
+        if let Err(error) = flock_gpu::check_config(&config) {
             // Compared by bits: a NaN is the same problem as the NaN before it.
             let repeated = self.logged.as_ref().is_some_and(|last| {
                 last.field == error.field
@@ -149,20 +199,40 @@ impl GpuFlock {
         Ok(())
     }
 
-    /// How many boids the flock has once the orders given so far are applied.
+    /// How many boids the flock has once the orders given so far are applied: the device's
+    /// count, with the boids spawned (or cleared) since the last frame.
     pub fn len(&self) -> usize {
-        self.count
+        if self.clear_waiting {
+            return self.count;
+        }
+        let applied = self.report.applied.load(Ordering::Acquire);
+        if applied < self.report.extracted.load(Ordering::Acquire) {
+            // The render world has not applied the last frame's orders yet.
+            return self.count;
+        }
+        let device = self.report.count.load(Ordering::Acquire);
+        let since_extract = self.count.saturating_sub(self.count_at_extract);
+        device.saturating_add(since_extract)
     }
 
     /// Whether the flock has no boids.
     pub fn is_empty(&self) -> bool {
-        self.count == 0
+        self.len() == 0
     }
 
-    /// The most boids the device holds: unknown (`usize::MAX`) until the render world has
-    /// made the flock, then as the device's buffer limits say.
+    /// The most boids the device holds, as its buffer limits say
+    /// ([`flock_gpu::max_boids`]), known once the plugin has finished (so from the first
+    /// `Startup` system on); for a handle not in an app yet, the kernel's bound on any device,
+    /// [`flock_gpu::MAX_BOIDS`].
     pub fn device_limit(&self) -> usize {
         self.report.limit.load(Ordering::Relaxed)
+    }
+
+    /// Why the GPU flock stopped, if it has: a device that cannot run it (no compute shaders,
+    /// too few storage buffers), a lost device, a step the device refused. A stopped flock has
+    /// no boids and refuses new ones; the rest of the app runs on.
+    pub fn stopped(&self) -> Option<String> {
+        self.report.stopped()
     }
 
     /// How long a step takes on the GPU, as the device last measured it (timestamps around the
@@ -177,8 +247,10 @@ impl GpuFlock {
 
     /// Adds `count` boids placed by `placement` (inside the settings' bounds), each heading in
     /// a random direction at the settings' max speed; the random numbers come from the flock's
-    /// own seeded generator. Boids past the device's limit are not added (logged). Returns how
-    /// many were added.
+    /// own seeded generator. Refused with a warning, adding none and allocating nothing: more
+    /// boids in all than the device holds ([`GpuFlock::device_limit`]), more than this
+    /// machine's memory can hold, a placement that is not finite, a stopped flock. Returns how
+    /// many were added: `count` or 0.
     pub fn spawn(&mut self, count: usize, placement: Placement) -> usize {
         #[cfg(not(flock_3d))]
         if let Placement::InRect(rect) = placement
@@ -193,35 +265,33 @@ impl GpuFlock {
             warn!("GPU flock: cannot spawn boids at {point}: the point is not finite");
             return 0;
         }
-        let count = self.room_for(count);
+        let Some((mut positions, mut velocities)) = self.make_room(count) else {
+            return 0;
+        };
         let bounds = self.config.bounds;
         let speed = self.config.max_speed;
         let rng = &mut self.rng;
-        let positions = (0..count)
-            .map(|_| match placement {
-                Placement::RandomInBounds => random_point(&bounds, rng),
-                Placement::At(point) => point,
-                #[cfg(not(flock_3d))]
-                Placement::InRect(rect) => {
-                    use rand::RngExt;
-                    Vec2::new(
-                        rng.random_range(rect.min.x..=rect.max.x),
-                        rng.random_range(rect.min.y..=rect.max.y),
-                    )
-                }
-            })
-            .collect();
-        let velocities = (0..count)
-            .map(|_| random_direction(&mut self.rng) * speed)
-            .collect();
+        positions.extend((0..count).map(|_| match placement {
+            Placement::RandomInBounds => random_point(&bounds, rng),
+            Placement::At(point) => point,
+            #[cfg(not(flock_3d))]
+            Placement::InRect(rect) => {
+                use rand::RngExt;
+                Vec2::new(
+                    rng.random_range(rect.min.x..=rect.max.x),
+                    rng.random_range(rect.min.y..=rect.max.y),
+                )
+            }
+        }));
+        velocities.extend((0..count).map(|_| random_direction(&mut self.rng) * speed));
         self.push(positions, velocities);
         count
     }
 
     /// Adds boids with these positions and velocities (one velocity per position). Refused
-    /// with a warning, adding none: slices of different lengths, or a value that is not
-    /// finite. Boids past the device's limit are not added (logged). Returns how many were
-    /// added.
+    /// with a warning, adding none: slices of different lengths, a value that is not finite,
+    /// more boids in all than the device holds, a stopped flock. Returns how many were added:
+    /// all of them or 0.
     pub fn spawn_states(&mut self, positions: &[Vector], velocities: &[Vector]) -> usize {
         if positions.len() != velocities.len() {
             warn!(
@@ -239,15 +309,21 @@ impl GpuFlock {
             warn!("GPU flock: boid {boid}'s position or velocity is not finite; adding none");
             return 0;
         }
-        let count = self.room_for(positions.len());
-        self.push(positions[..count].to_vec(), velocities[..count].to_vec());
-        count
+        let Some((mut kept_positions, mut kept_velocities)) = self.make_room(positions.len())
+        else {
+            return 0;
+        };
+        kept_positions.extend_from_slice(positions);
+        kept_velocities.extend_from_slice(velocities);
+        self.push(kept_positions, kept_velocities);
+        positions.len()
     }
 
     /// Removes every boid.
     pub fn clear(&mut self) {
         self.orders.push(GpuOrder::Clear);
         self.count = 0;
+        self.clear_waiting = true;
     }
 
     /// Stops stepping (fixed steps while paused are not run later) or goes on.
@@ -322,6 +398,11 @@ impl GpuFlock {
 
     /// The orders and steps since the last extract, handed over and forgotten here.
     pub(crate) fn take_frame(&mut self) -> FrameOrders {
+        // The device's count, with what the refusals it reported took off.
+        self.count = self.len();
+        self.count_at_extract = self.count;
+        self.clear_waiting = false;
+        let number = self.report.extracted.fetch_add(1, Ordering::AcqRel) + 1;
         let steps = self.steps_waiting.min(self.max_steps_per_frame);
         self.steps_waiting = 0;
         self.steps_taken += u64::from(steps);
@@ -329,6 +410,7 @@ impl GpuFlock {
         self.config_changed = false;
         FrameOrders {
             orders: std::mem::take(&mut self.orders),
+            number,
             config,
             steps,
             dt: self.step_dt,
@@ -336,21 +418,79 @@ impl GpuFlock {
         }
     }
 
-    /// Where the render world writes what it learns about the device.
-    pub(crate) fn report(&self) -> Arc<DeviceReport> {
-        Arc::clone(&self.report)
+    /// Whether this handle shares `report` already.
+    pub(crate) fn shares(&self, report: &Arc<DeviceReport>) -> bool {
+        Arc::ptr_eq(&self.report, report)
     }
 
-    /// How many of `count` new boids fit under the device's limit (logged when not all).
-    fn room_for(&self, count: usize) -> usize {
-        let room = self.device_limit().saturating_sub(self.count);
-        if count > room {
+    /// Joins the app's device: its limit and state from now on. The device's boids are the
+    /// last handle's, so they are cleared first and this handle's own orders follow, as many as
+    /// fit under the limit (the rest dropped with a warning); its settings are sent again.
+    pub(crate) fn join(&mut self, report: Arc<DeviceReport>) {
+        self.report = report;
+        self.orders.insert(0, GpuOrder::Clear);
+        self.clear_waiting = true;
+        self.config_changed = true;
+        let limit = if self.stopped().is_some() {
+            0
+        } else {
+            self.device_limit()
+        };
+        let mut kept = 0usize;
+        let mut dropped = 0usize;
+        self.orders.retain(|order| match order {
+            GpuOrder::Clear => {
+                kept = 0;
+                true
+            }
+            GpuOrder::Add { positions, .. } => {
+                let fits = kept.saturating_add(positions.len()) <= limit;
+                if fits {
+                    kept += positions.len();
+                } else {
+                    dropped += positions.len();
+                }
+                fits
+            }
+        });
+        if dropped > 0 {
             warn!(
-                "GPU flock: the device holds {} boids; adding {room} of {count}",
-                self.device_limit()
+                "GPU flock: {dropped} boids spawned before the device was known do not fit \
+                 (it holds {limit}); they were not added"
             );
         }
-        count.min(room)
+        self.count = kept;
+    }
+
+    /// Empty position and velocity buffers with room for `count` more boids, or `None` with a
+    /// warning when they cannot be added: a stopped flock, more in all than the device holds,
+    /// more than this machine can allocate.
+    fn make_room(&self, count: usize) -> Option<(Vec<Vector>, Vec<Vector>)> {
+        if count == 0 {
+            return None;
+        }
+        if let Some(reason) = self.stopped() {
+            warn!("GPU flock: stopped ({reason}); adding no boids");
+            return None;
+        }
+        let limit = self.device_limit();
+        let current = self.len();
+        if current.checked_add(count).is_none_or(|total| total > limit) {
+            warn!(
+                "GPU flock: {count} more boids do not fit with the {current} there are: the \
+                 device holds {limit}; adding none"
+            );
+            return None;
+        }
+        let mut positions = Vec::new();
+        let mut velocities = Vec::new();
+        if positions.try_reserve_exact(count).is_err()
+            || velocities.try_reserve_exact(count).is_err()
+        {
+            warn!("GPU flock: this machine cannot allocate {count} boids; adding none");
+            return None;
+        }
+        Some((positions, velocities))
     }
 
     fn push(&mut self, positions: Vec<Vector>, velocities: Vec<Vector>) {

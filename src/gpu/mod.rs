@@ -16,6 +16,16 @@
 //! - [`follow_cpu_flock`] has it follow the CPU flock's settings and clock, so the tuning
 //!   panel runs it.
 //!
+//! What the device cannot do is said, and the app runs on: the plugin reads the render
+//! device's limits when it finishes, so a spawn that cannot fit is refused before any boid is
+//! made (from the first `Startup` system on); a device that cannot run the flock (no compute
+//! shaders, too few storage buffers per stage) is named once in a warning and the flock stays
+//! empty; every buffer and dispatch is sized within the device's limits before it is asked
+//! for (wgpu's error scopes are not used: in Bevy's build of wgpu they are one stack per
+//! device, shared with the renderer's threads, so a scope here could unbalance the
+//! renderer's); a lost (and replaced) render device stops the flock with a message.
+//! [`GpuFlock::stopped`] says why a flock stopped.
+//!
 //! The CPU flock ([`BoidsPlugin`](crate::BoidsPlugin)) and the GPU flock are independent and
 //! can live in one app. The GPU flock's boids use the config's rule weights; behaviours,
 //! species and per-boid weights are the CPU flock's.
@@ -40,7 +50,11 @@ mod look;
 mod readback;
 mod stepping;
 
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
 use bevy::prelude::*;
+use bevy::render::renderer::RenderDevice;
 use bevy::render::{ExtractSchedule, Render, RenderApp, RenderSystems};
 
 #[cfg(not(flock_3d))]
@@ -62,6 +76,7 @@ pub use stepping::RenderGpuFlock;
 pub use flock_gpu;
 
 use draw::{GpuDrawPipelines, add_draw_shader, draw_gpu_flock};
+use handle::DeviceReport;
 use look::{RenderGpuLook, extract_gpu_look};
 use readback::{read_back_gpu_flock, readback_channel, receive_gpu_readback};
 use stepping::{extract_gpu_flock, step_gpu_flock};
@@ -75,13 +90,21 @@ use stepping::{extract_gpu_flock, step_gpu_flock};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct GpuFlockPlugin;
 
+/// The app's render device as the GPU flock sees it, shared by the main and render worlds:
+/// every [`GpuFlock`] handle joins it, so one inserted later learns the device's limit.
+#[derive(Resource, Clone, Default)]
+pub(crate) struct GpuDeviceLink(pub(crate) Arc<DeviceReport>);
+
 impl Plugin for GpuFlockPlugin {
     fn build(&self, app: &mut App) {
         let (receiver, sender) = readback_channel();
+        let link = GpuDeviceLink::default();
         app.init_resource::<GpuFlock>()
             .init_resource::<GpuFlockReadback>()
             .init_resource::<crate::BoidPrefab>()
             .insert_resource(receiver)
+            .insert_resource(link.clone())
+            .add_systems(First, join_device)
             .add_systems(FixedUpdate, count_fixed_step)
             .add_systems(PreUpdate, receive_gpu_readback);
         let Some(render_app) = app.get_sub_app_mut(RenderApp) else {
@@ -89,6 +112,7 @@ impl Plugin for GpuFlockPlugin {
             return;
         };
         render_app
+            .insert_resource(link)
             .init_resource::<RenderGpuFlock>()
             .init_resource::<RenderGpuLook>()
             .init_resource::<GpuDrawPipelines>()
@@ -119,6 +143,7 @@ impl Plugin for GpuFlockPlugin {
     }
 
     fn finish(&self, app: &mut App) {
+        read_device_limits(app);
         add_draw_shader(app);
         // The bundled sprites (2D) or the default bird (3D), as `BoidsPlugin` adds them: both
         // leave a prefab the app chose alone, so adding both plugins is the same as one.
@@ -162,6 +187,41 @@ pub fn follow_cpu_flock(
         None => flock.set_paused(paused),
     }
     *followed = Some((paused, steps));
+}
+
+/// Reads the render device's limits into the link, or stops the flock with a warning where the
+/// device cannot run it; the handle there is joined to the link.
+fn read_device_limits(app: &mut App) {
+    let Some(link) = app.world().get_resource::<GpuDeviceLink>().cloned() else {
+        return;
+    };
+    if let Some(device) = app.world().get_resource::<RenderDevice>() {
+        let limits = device.limits();
+        match flock_gpu::check_limits(&limits) {
+            Ok(()) => link
+                .0
+                .limit
+                .store(flock_gpu::max_boids(&limits), Ordering::Relaxed),
+            Err(error) => {
+                warn!("GPU flock: {error}; the app runs on without the GPU flock");
+                link.0.limit.store(0, Ordering::Relaxed);
+                link.0.stop(error.to_string());
+            }
+        }
+    }
+    if let Some(mut flock) = app.world_mut().get_resource_mut::<GpuFlock>() {
+        flock.join(link.0);
+    }
+}
+
+/// In `First`: a handle inserted since the last frame joins the app's device (its limit; the
+/// device's boids of the handle it replaced are cleared).
+fn join_device(link: Res<GpuDeviceLink>, flock: Option<ResMut<GpuFlock>>) {
+    if let Some(mut flock) = flock
+        && !flock.shares(&link.0)
+    {
+        flock.join(Arc::clone(&link.0));
+    }
 }
 
 /// One run of the fixed schedule: one GPU step for the next frame.

@@ -7,8 +7,9 @@ use std::sync::atomic::Ordering;
 use bevy::prelude::*;
 use bevy::render::MainWorld;
 use bevy::render::renderer::{RenderDevice, RenderQueue};
-use flock_gpu::GpuFlock as KernelFlock;
+use flock_gpu::{DeviceFlock as KernelFlock, GpuError};
 
+use super::GpuDeviceLink;
 use super::handle::{DeviceReport, FrameOrders, GpuFlock, GpuOrder};
 
 /// The render world's flock: made on the render device at the first frame, stepped there.
@@ -22,8 +23,6 @@ pub struct RenderGpuFlock {
     pub(crate) steps: u64,
     /// Whether the main world wants read-backs.
     pub(crate) readback: bool,
-    /// Where the device's limit and step time are written for the main world.
-    pub(crate) report: Option<Arc<DeviceReport>>,
 }
 
 impl RenderGpuFlock {
@@ -53,10 +52,15 @@ impl RenderGpuFlock {
 pub(crate) fn extract_gpu_flock(
     mut main_world: ResMut<MainWorld>,
     mut render_flock: ResMut<RenderGpuFlock>,
+    link: Res<GpuDeviceLink>,
 ) {
     let Some(mut handle) = main_world.get_resource_mut::<GpuFlock>() else {
         return;
     };
+    if !handle.shares(&link.0) {
+        // Inserted after this frame's `First`.
+        handle.join(Arc::clone(&link.0));
+    }
     let mut frame = handle.take_frame();
     // Orders from a frame the render world has not applied yet (none in practice: every
     // extract is followed by its frame) are kept ahead of the new ones.
@@ -66,28 +70,46 @@ pub(crate) fn extract_gpu_flock(
     }
     frame.config = frame.config.or(earlier.config);
     frame.steps = frame.steps.saturating_add(earlier.steps);
-    if render_flock.report.is_none() {
-        render_flock.report = Some(handle.report());
-    }
     render_flock.frame = frame;
 }
 
 /// In `Render`, before anything is drawn: makes the flock on the render device (first frame),
-/// applies the orders and settings, and submits the frame's steps.
+/// applies the orders and settings, and submits the frame's steps. What the device refuses is
+/// a warning: boids it cannot hold are taken off the handle's count (through the report), a
+/// step it refuses or a replaced (lost) device stops the flock.
 pub(crate) fn step_gpu_flock(
     mut render_flock: ResMut<RenderGpuFlock>,
     device: Res<RenderDevice>,
     queue: Res<RenderQueue>,
+    link: Res<GpuDeviceLink>,
 ) {
     let render_flock = &mut *render_flock;
+    let report = &link.0;
     let frame = std::mem::take(&mut render_flock.frame);
+    if report.stopped().is_some() {
+        render_flock.flock = None;
+        report.applied.store(frame.number, Ordering::Release);
+        return;
+    }
+    if let Some(flock) = &render_flock.flock
+        && flock.device() != device.wgpu_device()
+    {
+        stop(
+            render_flock,
+            report,
+            "the render device was lost and replaced; the boids were on the old one".into(),
+        );
+        report.applied.store(frame.number, Ordering::Release);
+        return;
+    }
     if render_flock.flock.is_none() {
         // The settings were checked in the main world, and the first extract carries them.
         let config = frame.config.unwrap_or_default();
         match KernelFlock::new(device.wgpu_device(), &queue.0, config, 0) {
             Ok(flock) => render_flock.flock = Some(flock),
             Err(error) => {
-                error!("GPU flock: cannot make the flock on the render device: {error}");
+                stop(render_flock, report, error.to_string());
+                report.applied.store(frame.number, Ordering::Release);
                 return;
             }
         }
@@ -95,31 +117,50 @@ pub(crate) fn step_gpu_flock(
     let Some(flock) = render_flock.flock.as_mut() else {
         return;
     };
-    if let Some(report) = &render_flock.report {
-        report.limit.store(flock.max_capacity(), Ordering::Relaxed);
-        if let Some(time) = flock.last_step_time() {
-            let nanos = u64::try_from(time.as_nanos()).unwrap_or(u64::MAX - 1);
-            report.step_nanos.store(nanos, Ordering::Relaxed);
-        }
+    report.limit.store(flock.max_capacity(), Ordering::Relaxed);
+    if let Some(time) = flock.last_step_time() {
+        let nanos = u64::try_from(time.as_nanos()).unwrap_or(u64::MAX - 1);
+        report.step_nanos.store(nanos, Ordering::Relaxed);
     }
     if let Some(config) = frame.config
         && let Err(error) = flock.set_config(config)
     {
-        error!("GPU flock: settings refused by the device: {error}");
+        warn!("GPU flock: settings refused by the device: {error}");
     }
     for order in frame.orders {
         apply_order(flock, order);
     }
+    report.count.store(flock.len(), Ordering::Release);
+    report.applied.store(frame.number, Ordering::Release);
+    let mut failure = None;
     for _ in 0..frame.steps {
-        if let Err(error) = flock.step(frame.dt) {
-            error!("GPU flock: step refused: {error}");
-            break;
+        match flock.step(frame.dt) {
+            Ok(()) => render_flock.steps += 1,
+            Err(error @ GpuError::InvalidTimeStep(_)) => {
+                warn!("GPU flock: step refused: {error}");
+                break;
+            }
+            Err(error) => {
+                failure = Some(error.to_string());
+                break;
+            }
         }
-        render_flock.steps += 1;
     }
     render_flock.readback = frame.readback;
+    if let Some(reason) = failure {
+        stop(render_flock, report, reason);
+    }
 }
 
+/// Stops the flock for `reason` with a warning: its boids are dropped and no more are made.
+fn stop(render_flock: &mut RenderGpuFlock, report: &DeviceReport, reason: String) {
+    warn!("GPU flock: {reason}; the GPU flock stopped and the app runs on without it");
+    render_flock.flock = None;
+    report.stop(reason);
+}
+
+/// Applies one order; boids the device refuses (more than it holds) are a warning, and
+/// the device's count, reported to the handle, says what it holds.
 fn apply_order(flock: &mut KernelFlock, order: GpuOrder) {
     let result = match order {
         GpuOrder::Clear => flock.upload(&[], &[]),
@@ -129,6 +170,6 @@ fn apply_order(flock: &mut KernelFlock, order: GpuOrder) {
         } => flock.append(&positions, &velocities),
     };
     if let Err(error) = result {
-        error!("GPU flock: boids refused by the device: {error}");
+        warn!("GPU flock: boids refused by the device: {error}");
     }
 }

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use bevy::app::Plugins;
 use bevy::prelude::*;
+use bevy::render::RenderPlugin;
 use bevy::render::pipelined_rendering::PipelinedRenderingPlugin;
 use bevy::time::TimeUpdateStrategy;
 use bevy::window::ExitCondition;
@@ -41,6 +42,11 @@ pub fn gpu_app(flock: GpuFlock) -> App {
 
 /// [`gpu_app`] with more plugins (added before the app is finished).
 pub fn gpu_app_with<M>(flock: GpuFlock, plugins: impl Plugins<M>) -> App {
+    gpu_app_on(flock, RenderPlugin::default(), plugins)
+}
+
+/// [`gpu_app_with`] on a render device made as `render` says (e.g. with lower limits).
+pub fn gpu_app_on<M>(flock: GpuFlock, render: RenderPlugin, plugins: impl Plugins<M>) -> App {
     let mut app = App::new();
     app.add_plugins(
         DefaultPlugins
@@ -48,6 +54,7 @@ pub fn gpu_app_with<M>(flock: GpuFlock, plugins: impl Plugins<M>) -> App {
             .disable::<WinitPlugin>()
             .disable::<PipelinedRenderingPlugin>()
             .disable::<bevy::log::LogPlugin>()
+            .set(render)
             .set(WindowPlugin {
                 primary_window: None,
                 exit_condition: ExitCondition::DontExit,

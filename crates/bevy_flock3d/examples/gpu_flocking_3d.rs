@@ -19,7 +19,7 @@ const DEFAULT_BOIDS: usize = 1_000_000;
 /// What software rendering (the screenshots CI takes) draws in time.
 const SCREENSHOT_BOIDS: usize = 8_000;
 
-fn main() {
+fn main() -> AppExit {
     let count = support::gpu::boid_count(DEFAULT_BOIDS, SCREENSHOT_BOIDS);
     let (config, side) = support3d::cube_world(count);
     let background = Color::srgb(0.04, 0.05, 0.08);
@@ -37,7 +37,7 @@ fn main() {
         .add_plugins(support3d::Scene3dPlugin(""))
         .add_plugins(support::gpu::GpuSceneControls { count })
         .add_systems(Startup, setup);
-    app.run();
+    app.run()
 }
 
 /// The side of the cube the boids fly in.

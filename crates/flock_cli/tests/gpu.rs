@@ -6,7 +6,7 @@ mod common;
 
 use std::process::Output;
 
-use common::{QUICK_BENCH, flock};
+use common::{QUICK_BENCH, fails_cleanly, flock};
 
 /// Standard output of a run that succeeded, or `None` (with a message) when it found no
 /// adapter and none is required.
@@ -79,4 +79,20 @@ fn bench_on_the_gpu_prints_its_table_beside_the_cpu() {
     assert!(output.contains("2D GPU kernel"), "{output}");
     assert!(output.contains("3D GPU kernel"), "{output}");
     assert_eq!(output.matches("| 2k | ").count(), 2, "{output}");
+}
+
+#[test]
+fn absurd_gpu_counts_are_errors_before_any_boid_is_made() {
+    // A trillion boids would take 16 TB: refused with a message and an exit code, no abort.
+    let simulate = [
+        "simulate",
+        "--gpu",
+        "--count",
+        "1000000000000",
+        "--steps",
+        "1",
+    ];
+    fails_cleanly(&flock(&simulate), "at most");
+    let bench = ["bench", "--gpu", "--gpu-sizes", "1000000000000"];
+    fails_cleanly(&flock(&[&bench[..], &QUICK_BENCH].concat()), "at most");
 }

@@ -22,7 +22,7 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
 /// A device and queue on the system's preferred adapter (wgpu's backend choice, which
 /// `WGPU_BACKEND` and, for Vulkan, `VK_ICD_FILENAMES` steer), with the adapter's own limits so
 /// large flocks fit, and timestamps where the adapter has them (for
-/// [`GpuFlock::last_step_time`](crate::GpuFlock::last_step_time)). An error when there is no
+/// [`DeviceFlock::last_step_time`](crate::DeviceFlock::last_step_time)). An error when there is no
 /// adapter.
 pub fn request_device() -> Result<(wgpu::Device, wgpu::Queue, wgpu::AdapterInfo), GpuError> {
     let instance =

@@ -4,7 +4,7 @@ use std::fmt;
 
 use flock_core::ConfigError;
 
-/// Why a [`GpuFlock`](crate::GpuFlock) call was refused or failed.
+/// Why a [`DeviceFlock`](crate::DeviceFlock) call was refused or failed.
 #[derive(Clone, Debug, PartialEq)]
 pub enum GpuError {
     /// No GPU adapter (no driver, or none that wgpu can use).
@@ -37,6 +37,9 @@ pub enum GpuError {
     },
     /// A time step that is negative or not finite.
     InvalidTimeStep(f32),
+    /// The device lacks something the kernel needs (compute shaders, enough storage buffers
+    /// per shader stage, a large enough workgroup): the flock cannot run on it.
+    Unsupported(String),
     /// The device reported an error (a lost device, a failed read-back).
     Device(String),
 }
@@ -65,6 +68,7 @@ impl fmt::Display for GpuError {
                 f,
                 "time step {dt} refused: it must be a finite number of seconds, zero or more"
             ),
+            Self::Unsupported(why) => write!(f, "the GPU cannot run the flock: {why}"),
             Self::Device(why) => write!(f, "GPU device error: {why}"),
         }
     }

@@ -1,10 +1,13 @@
-//! [`GpuFlock`]: a flock in storage buffers, stepped by compute passes.
+//! [`DeviceFlock`]: a flock in storage buffers, stepped by compute passes.
 
 use std::sync::mpsc;
 use std::time::Duration;
 
-use flock_core::{FlockConfig, Vector};
+use flock_core::{ConfigError, FlockConfig, Vector};
 
+use crate::capability::{
+    STORAGE_BUFFERS, WORKGROUP_SIZE, check_limits, groups_per_axis, max_boids,
+};
 use crate::error::GpuError;
 use crate::grid::{GridShape, MAX_CELLS};
 use crate::layout::{
@@ -14,27 +17,34 @@ use crate::params::params_bytes;
 use crate::shaders::{grid_source, steer_source};
 use crate::timing::StepTimer;
 
-/// Invocations per workgroup in every pass (`WORKGROUP_SIZE` in shaders/common.wgsl).
-const WORKGROUP_SIZE: u32 = 256;
 /// Grid counts one scan workgroup handles (`SCAN_BLOCK` in shaders/grid.wgsl).
 const SCAN_BLOCK: u32 = 1024;
-/// The most workgroups along one dispatch axis that every device allows.
-const MAX_GROUPS_PER_AXIS: u32 = 65535;
 /// How long a read-back waits for the device before it gives up rather than hang.
 const READ_BACK_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// A flock whose state lives on the GPU.
 ///
-/// The boids stay in one buffer in the order they were uploaded ([`GpuFlock::boid_buffer`],
+/// The boids stay in one buffer in the order they were uploaded ([`DeviceFlock::boid_buffer`],
 /// laid out as [`BOID_BYTES`](crate::BOID_BYTES) says), so a renderer can draw from it and a
 /// boid keeps its index from step to step. Every boid uses the config's rule weights.
-pub struct GpuFlock {
+///
+/// What the device is asked for is checked against its limits first: a device that cannot run
+/// the flock, a count or a buffer past its limits is a [`GpuError`] before anything is
+/// allocated, on the device or on the CPU.
+///
+/// Steps are deterministic on one device: each cell's boids are visited in index order, so the
+/// same flock stepped twice with the same settings gives the same buffers, bit for bit.
+pub struct DeviceFlock {
     device: wgpu::Device,
     queue: wgpu::Queue,
     config: FlockConfig,
     count: usize,
     capacity: usize,
     max_capacity: usize,
+    /// Workgroups per row of a dispatch (rows are added along y past it).
+    groups_per_row: u32,
+    /// The device's limit of workgroups along one axis.
+    groups_per_axis: u32,
     layout: wgpu::BindGroupLayout,
     pipelines: Pipelines,
     params: wgpu::Buffer,
@@ -52,6 +62,7 @@ struct Pipelines {
     scan_block_sums: wgpu::ComputePipeline,
     add_block_offsets: wgpu::ComputePipeline,
     scatter: wgpu::ComputePipeline,
+    order_cells: wgpu::ComputePipeline,
     steer: wgpu::ComputePipeline,
 }
 
@@ -62,35 +73,33 @@ struct BoidBuffers {
     sorted_index: wgpu::Buffer,
     cell_of: wgpu::Buffer,
     rank: wgpu::Buffer,
+    scattered: wgpu::Buffer,
 }
 
-impl GpuFlock {
+impl DeviceFlock {
     /// An empty flock on `device` with room for `capacity` boids (it grows when more are
-    /// uploaded). Refused: invalid settings, or a capacity beyond what the device's buffers
-    /// hold.
+    /// uploaded). Refused: invalid settings ([`check_config`]), a device that cannot run the flock
+    /// ([`check_limits`](crate::check_limits)), a capacity beyond what its buffers hold
+    /// ([`max_boids`](crate::max_boids)).
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         config: FlockConfig,
         capacity: usize,
     ) -> Result<Self, GpuError> {
-        config.validate()?;
+        check_config(&config)?;
         let limits = device.limits();
-        let largest_buffer = limits
-            .max_storage_buffer_binding_size
-            .min(limits.max_buffer_size);
-        let max_capacity = usize::try_from(largest_buffer / BOID_BYTES as u64)
-            .unwrap_or(usize::MAX)
-            .min(u32::MAX as usize);
+        check_limits(&limits)?;
+        let max_capacity = max_boids(&limits);
         if capacity > max_capacity {
             return Err(GpuError::TooManyBoids {
                 requested: capacity,
                 limit: max_capacity,
             });
         }
-        // No error scope around the creation: scopes are per device in wgpu, so one here would
-        // break a renderer using them on another thread. The shaders are fixed and compile in
-        // both dimensions (the tests), and the sizes are checked against the limits above.
+        // Everything the device is asked for below fits its limits (checked above): wgpu's error
+        // scopes are not used, because in Bevy's build of wgpu they are one stack per device
+        // shared by every thread, so a scope here could swallow or unbalance the renderer's.
         let layout = bind_group_layout(device);
         let pipelines = Pipelines::new(device, &layout);
         let params = device.create_buffer(&wgpu::BufferDescriptor {
@@ -110,6 +119,8 @@ impl GpuFlock {
             count: 0,
             capacity: capacity.max(1),
             max_capacity,
+            groups_per_row: groups_per_axis(&limits),
+            groups_per_axis: groups_per_axis(&limits),
             layout,
             pipelines,
             params,
@@ -121,14 +132,20 @@ impl GpuFlock {
         })
     }
 
+    /// The device the flock lives on.
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
     /// The settings.
     pub fn config(&self) -> &FlockConfig {
         &self.config
     }
 
-    /// New settings for the next steps. Invalid ones are refused and the old ones kept.
+    /// New settings for the next steps. Invalid ones ([`check_config`]) are refused and the old
+    /// ones kept.
     pub fn set_config(&mut self, config: FlockConfig) -> Result<(), GpuError> {
-        config.validate()?;
+        check_config(&config)?;
         self.config = config;
         Ok(())
     }
@@ -148,9 +165,25 @@ impl GpuFlock {
         self.capacity
     }
 
-    /// The most boids this device holds: what its largest storage buffer takes.
+    /// The most boids this device holds: what its largest storage buffer takes
+    /// ([`max_boids`](crate::max_boids) of its limits).
     pub fn max_capacity(&self) -> usize {
         self.max_capacity
+    }
+
+    /// The grid's cells per axis for the flock as it is (1 on axes the dimension lacks): a
+    /// test checks that its case spans several scan blocks or widens its cells.
+    #[doc(hidden)]
+    pub fn grid_cells(&self) -> [u32; 3] {
+        GridShape::new(&self.config, self.count).cells
+    }
+
+    /// Dispatches rows of this many workgroups (at least as many as keep the rows within the
+    /// device's limit): a test sets it low to run the two-dimensional dispatch with a small
+    /// flock, which the device's own limit (at most 65535) gives only past 16 million boids.
+    #[doc(hidden)]
+    pub fn set_groups_per_row(&mut self, groups: u32) {
+        self.groups_per_row = groups.clamp(1, self.groups_per_axis);
     }
 
     /// The boids, `len()` of them from the start, laid out as
@@ -182,8 +215,7 @@ impl GpuFlock {
 
     /// Adds boids after the ones on the device, which stay as they are (no read-back); the
     /// buffers grow on the device when they must. Refused, changing nothing: slices of
-    /// different lengths, a value that is not finite, or more boids in all than the device
-    /// holds.
+    /// different lengths, a value that is not finite, more boids in all than the device holds.
     pub fn append(&mut self, positions: &[Vector], velocities: &[Vector]) -> Result<(), GpuError> {
         check_states(positions, velocities)?;
         let count = self
@@ -234,7 +266,13 @@ impl GpuFlock {
             0,
             &params_bytes(&self.config, &grid, count, dt),
         );
-        let entries = grid.total() + 1;
+        self.encode_and_submit(count, grid.total() + 1);
+        Ok(())
+    }
+
+    /// Encodes the step's passes for `count` boids on a grid of `entries - 1` cells and
+    /// submits them, timed when the timer is free.
+    fn encode_and_submit(&mut self, count: u32, entries: u32) {
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -253,17 +291,19 @@ impl GpuFlock {
             });
             pass.set_bind_group(0, &self.bind_group, &[]);
             let pipelines = &self.pipelines;
+            let rows = |items| groups_for(items, self.groups_per_row, self.groups_per_axis);
             let mut run = |pipeline: &wgpu::ComputePipeline, groups: [u32; 2]| {
                 pass.set_pipeline(pipeline);
                 pass.dispatch_workgroups(groups[0], groups[1], 1);
             };
-            run(&pipelines.clear_cells, groups_for(entries));
-            run(&pipelines.count_boids, groups_for(count));
+            run(&pipelines.clear_cells, rows(entries));
+            run(&pipelines.count_boids, rows(count));
             run(&pipelines.scan_blocks, [entries.div_ceil(SCAN_BLOCK), 1]);
             run(&pipelines.scan_block_sums, [1, 1]);
-            run(&pipelines.add_block_offsets, groups_for(entries));
-            run(&pipelines.scatter, groups_for(count));
-            run(&pipelines.steer, groups_for(count));
+            run(&pipelines.add_block_offsets, rows(entries));
+            run(&pipelines.scatter, rows(count));
+            run(&pipelines.order_cells, rows(count));
+            run(&pipelines.steer, rows(count));
             timed
         };
         let timer = self.timer.as_ref().filter(|_| timed);
@@ -274,7 +314,6 @@ impl GpuFlock {
         if let Some(timer) = timer {
             timer.map_after_submit();
         }
-        Ok(())
     }
 
     /// How long a recent step took on the device, from timestamps it writes around the step's
@@ -340,8 +379,9 @@ impl GpuFlock {
             .unzip())
     }
 
-    /// Room for at least `count` boids: new, larger buffers, with the first `keep` boids
-    /// copied over on the device (the rest are written by the caller).
+    /// Room for at least `count` boids (at most the device's limit, which the callers
+    /// checked): new buffers of twice the capacity or `count`, whichever is more, with the
+    /// first `keep` boids copied over on the device (the rest are written by the caller).
     fn grow(&mut self, count: usize, keep: usize) {
         let capacity = count
             .max(self.capacity.saturating_mul(2))
@@ -357,17 +397,33 @@ impl GpuFlock {
             encoder.copy_buffer_to_buffer(&self.boids.boids, 0, &boids.boids, 0, bytes);
             self.queue.submit([encoder.finish()]);
         }
-        self.boids = boids;
         self.bind_group = bind_group(
             &self.device,
             &self.layout,
             &self.params,
             &self.cell_start,
             &self.block_sums,
-            &self.boids,
+            &boids,
         );
+        self.boids = boids;
         self.capacity = capacity;
     }
+}
+
+/// The settings the kernel runs: valid ([`FlockConfig::validate`]) and with metric
+/// neighbours. Topological neighbours ([`flock_core::Neighbours::Nearest`]) are the CPU
+/// kernel's: refused here, never silently run as metric ones.
+pub fn check_config(config: &FlockConfig) -> Result<(), ConfigError> {
+    config.validate()?;
+    if let Some(k) = config.neighbours.nearest() {
+        return Err(ConfigError {
+            field: "neighbours",
+            value: k as f32,
+            reason: "must be Neighbours::Metric on the GPU: the nearest-k (topological) rule \
+                     runs on the CPU flock only",
+        });
+    }
+    Ok(())
 }
 
 /// Refuses states the device must never see: slices of different lengths, or a value that is
@@ -396,13 +452,15 @@ fn check_states(positions: &[Vector], velocities: &[Vector]) -> Result<(), GpuEr
     Ok(())
 }
 
-/// Workgroups for one invocation per item: along x, and along y too past the per-axis limit.
-fn groups_for(items: u32) -> [u32; 2] {
+/// Workgroups for one invocation per item: one row of up to `per_row` along x, and more rows
+/// along y past it; rows widen as far as needed to keep their number within `limit`.
+fn groups_for(items: u32, per_row: u32, limit: u32) -> [u32; 2] {
     let groups = items.div_ceil(WORKGROUP_SIZE);
-    if groups <= MAX_GROUPS_PER_AXIS {
+    let per_row = per_row.max(groups.div_ceil(limit)).min(limit);
+    if groups <= per_row {
         [groups, 1]
     } else {
-        [MAX_GROUPS_PER_AXIS, groups.div_ceil(MAX_GROUPS_PER_AXIS)]
+        [per_row, groups.div_ceil(per_row)]
     }
 }
 
@@ -429,6 +487,7 @@ impl BoidBuffers {
             sorted_index: storage(device, "flock_gpu sorted index", capacity, 4),
             cell_of: storage(device, "flock_gpu cell of boid", capacity, 4),
             rank: storage(device, "flock_gpu rank in cell", capacity, 4),
+            scattered: storage(device, "flock_gpu scattered index", capacity, 4),
         }
     }
 }
@@ -442,9 +501,9 @@ fn storage(device: &wgpu::Device, label: &str, items: u64, item_bytes: u64) -> w
     })
 }
 
-/// One layout for every pass: the params uniform, then seven read-write storage buffers
+/// One layout for every pass: the params uniform, then eight read-write storage buffers
 /// (boids, sorted boids, sorted index, cell of each boid, rank in its cell, cell starts, scan
-/// block sums), numbered as the shaders bind them.
+/// block sums, scattered index), numbered as the shaders bind them.
 fn bind_group_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     let entry = |binding: u32, ty: wgpu::BufferBindingType| wgpu::BindGroupLayoutEntry {
         binding,
@@ -457,7 +516,7 @@ fn bind_group_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
         count: None,
     };
     let mut entries = vec![entry(0, wgpu::BufferBindingType::Uniform)];
-    entries.extend((1..=7).map(|binding| {
+    entries.extend((1..=STORAGE_BUFFERS).map(|binding| {
         entry(
             binding,
             wgpu::BufferBindingType::Storage { read_only: false },
@@ -486,6 +545,7 @@ fn bind_group(
         &boids.rank,
         cell_start,
         block_sums,
+        &boids.scattered,
     ];
     let entries: Vec<_> = (0..)
         .zip(buffers)
@@ -533,6 +593,7 @@ impl Pipelines {
             scan_block_sums: pipeline(&grid, "scan_block_sums"),
             add_block_offsets: pipeline(&grid, "add_block_offsets"),
             scatter: pipeline(&grid, "scatter"),
+            order_cells: pipeline(&grid, "order_cells"),
             steer: pipeline(&steer, "steer"),
         }
     }

@@ -1,20 +1,32 @@
 //! The flock on the GPU: `flock_core`'s rules in WGSL compute shaders, on the `wgpu` that Bevy
 //! builds, with no engine.
 //!
-//! [`GpuFlock`] keeps the boids in storage buffers and runs one step as a few compute passes:
+//! [`DeviceFlock`] keeps the boids in storage buffers and runs one step as a few compute passes:
 //!
 //! 1. the uniform grid, rebuilt every step on the device: each boid's cell counted with
-//!    atomics, an exclusive prefix scan of the counts, a scatter of the boids into cell order,
-//!    so a boid's neighbours are read from contiguous memory;
+//!    atomics, an exclusive prefix scan of the counts, a scatter of the boids into cell order
+//!    (each cell's boids in index order), so a boid's neighbours are read from contiguous
+//!    memory;
 //! 2. steering, one invocation per boid: separation, alignment and cohesion over the boids of
 //!    the neighbouring cells, as `flock_core`'s `rule_forces` defines them (radii, weights,
 //!    field of view, force limits, response time), then integration (mass, the speed mode) and
 //!    the edges, written back to the boid's own slot.
 //!
-//! The settings are the CPU's [`FlockConfig`], checked by [`FlockConfig::validate`]: invalid
-//! settings, states that are not finite, a capacity the device cannot hold and a bad time step
-//! are a [`GpuError`] before anything reaches the device. The result matches the CPU kernel's
-//! step to within rounding (sums are taken in another order), not bit for bit.
+//! The settings are the CPU's [`FlockConfig`], checked by [`check_config`] (as
+//! [`FlockConfig::validate`] checks them, with metric neighbours: the topological rule is the
+//! CPU kernel's): invalid settings, states that are not finite, a capacity the device cannot
+//! hold and a bad time step are a [`GpuError`] before anything reaches the device. A device
+//! that cannot run the flock is named by [`check_limits`], and [`max_boids`] says how many
+//! boids it holds, both from its limits alone, so a caller can refuse a count before it makes
+//! a single boid. Every buffer and dispatch is sized within those limits; wgpu's error scopes
+//! are not used (in Bevy's build of wgpu they are one stack per device shared by all threads,
+//! which the renderer's own scopes use too).
+//!
+//! **Deterministic on one device:** each cell's boids are visited in index order (not in the
+//! order the atomics counted them), so the same flock stepped with the same settings gives the
+//! same buffers, bit for bit, from run to run on one GPU and driver. The result matches the CPU
+//! kernel's step to within rounding (the CPU sums neighbours in another order), not bit for
+//! bit.
 //!
 //! `flock_gpu3d` compiles this source with the `flock_3d` cfg, as `flock_core3d` does:
 //! [`Vector`] is then `Vec3` and the shaders get the 3D prelude. The WGSL is written once,
@@ -23,12 +35,12 @@
 //! ```no_run
 //! # #[cfg(flock_3d)] extern crate flock_gpu3d as flock_gpu;
 //! use flock_core::{Flock, FlockConfig};
-//! use flock_gpu::{GpuFlock, request_device};
+//! use flock_gpu::{DeviceFlock, request_device};
 //!
 //! let (device, queue, _adapter) = request_device().expect("a GPU adapter");
 //! let config = FlockConfig::default();
 //! let start = Flock::random(10_000, &config, 7);
-//! let mut flock = GpuFlock::new(&device, &queue, config, 10_000).unwrap();
+//! let mut flock = DeviceFlock::new(&device, &queue, config, 10_000).unwrap();
 //! flock.upload(start.positions(), start.velocities()).unwrap();
 //! for _ in 0..60 {
 //!     flock.step(1.0 / 60.0).unwrap();
@@ -37,6 +49,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod capability;
 mod device;
 mod error;
 mod flock;
@@ -46,9 +59,17 @@ mod params;
 mod shaders;
 mod timing;
 
+pub use capability::{MAX_BOIDS, check_limits, max_boids};
 pub use device::{block_on, request_device};
 pub use error::GpuError;
-pub use flock::GpuFlock;
+pub use flock::{DeviceFlock, check_config};
+
+/// The kernel's flock under its earlier name, which the Bevy plugin's handle
+/// (`bevy_flock::gpu::GpuFlock`) also has.
+#[deprecated(
+    note = "renamed `DeviceFlock`, so it is not confused with the Bevy plugin's `GpuFlock` handle"
+)]
+pub type GpuFlock = DeviceFlock;
 pub use grid::MAX_CELLS;
 pub use layout::{BOID_BYTES, boid_from_floats, boid_to_floats};
 

@@ -1,4 +1,4 @@
-//! Adding boids to a flock on the device without reading it back ([`GpuFlock::append`]), and
+//! Adding boids to a flock on the device without reading it back ([`DeviceFlock::append`]), and
 //! the step time the device measures. `flock_gpu3d` runs the same cases in 3D.
 
 #[cfg(flock_3d)]
@@ -8,7 +8,7 @@ mod common;
 
 use common::{device, gpu_flock};
 use flock_core::{Flock, FlockConfig};
-use flock_gpu::{GpuError, GpuFlock};
+use flock_gpu::{DeviceFlock, GpuError};
 
 #[test]
 fn appended_boids_follow_the_ones_on_the_device_which_stay_as_they_were() {
@@ -98,7 +98,7 @@ fn appending_bad_boids_is_refused_and_changes_nothing() {
     assert!(limit >= flock.capacity());
     let (device, queue) = device().unwrap();
     assert_eq!(
-        GpuFlock::new(device, queue, config, limit + 1).err(),
+        DeviceFlock::new(device, queue, config, limit + 1).err(),
         Some(GpuError::TooManyBoids {
             requested: limit + 1,
             limit

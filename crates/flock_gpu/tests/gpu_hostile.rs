@@ -10,13 +10,13 @@ extern crate flock_gpu3d as flock_gpu;
 mod common;
 
 use common::{all_finite, device, gpu_flock};
-use flock_core::{Bounds, EdgeMode, Flock, FlockConfig, SpeedMode, Vector};
-use flock_gpu::{GpuError, GpuFlock};
+use flock_core::{Bounds, EdgeMode, Flock, FlockConfig, Neighbours, SpeedMode, Vector};
+use flock_gpu::{DeviceFlock, GpuError};
 
 /// Steps `flock` and reads it back: every value finite, and inside the bounds unless the edges
 /// are free.
 fn step_and_check(
-    flock: &mut GpuFlock,
+    flock: &mut DeviceFlock,
     steps: usize,
     dt: f32,
     case: &str,
@@ -70,10 +70,15 @@ fn invalid_settings_are_refused_and_the_old_ones_kept() {
             view_angle_degrees: f32::INFINITY,
             ..FlockConfig::default()
         },
+        // Valid for the CPU kernel, which alone runs topological neighbours.
+        FlockConfig {
+            neighbours: Neighbours::Nearest { k: 7 },
+            ..FlockConfig::default()
+        },
     ];
-    let mut flock = GpuFlock::new(device, queue, FlockConfig::default(), 16).unwrap();
+    let mut flock = DeviceFlock::new(device, queue, FlockConfig::default(), 16).unwrap();
     for config in invalid {
-        let error = GpuFlock::new(device, queue, config, 16)
+        let error = DeviceFlock::new(device, queue, config, 16)
             .err()
             .expect("refused");
         assert!(matches!(error, GpuError::Config(_)), "{error}");
@@ -128,7 +133,7 @@ fn bad_boids_and_time_steps_are_refused_with_the_flock_unchanged() {
         "the refused calls changed nothing"
     );
     let (device, queue) = device().unwrap();
-    let error = GpuFlock::new(device, queue, config, usize::MAX)
+    let error = DeviceFlock::new(device, queue, config, usize::MAX)
         .err()
         .expect("too many boids");
     assert!(matches!(error, GpuError::TooManyBoids { .. }), "{error}");
@@ -245,4 +250,35 @@ fn no_boids_and_a_flock_that_grows_and_shrinks() {
         let (positions, _) = step_and_check(&mut flock, 2, 1.0 / 60.0, &format!("{count} boids"));
         assert_eq!(positions.len(), count);
     }
+}
+
+#[test]
+fn counts_past_the_device_limit_are_refused_before_anything_is_allocated() {
+    let Some((device, queue)) = device() else {
+        return;
+    };
+    let limits = device.limits();
+    assert_eq!(flock_gpu::check_limits(&limits), Ok(()));
+    let limit = flock_gpu::max_boids(&limits);
+    assert!(limit >= 1_000_000, "a device limit of {limit} boids");
+    println!("this device holds at most {limit} boids");
+    let mut flock = DeviceFlock::new(device, queue, FlockConfig::default(), 0).unwrap();
+    assert_eq!(flock.max_capacity(), limit);
+    for capacity in [limit + 1, usize::MAX, 1_000_000_000_000] {
+        let error = DeviceFlock::new(device, queue, FlockConfig::default(), capacity)
+            .err()
+            .expect("refused");
+        assert_eq!(
+            error,
+            GpuError::TooManyBoids {
+                requested: capacity,
+                limit
+            }
+        );
+    }
+    // The refusals changed nothing: the flock still takes boids.
+    let start = Flock::random(10, flock.config(), 1);
+    flock.append(start.positions(), start.velocities()).unwrap();
+    let (positions, _) = flock.read_back().unwrap();
+    assert_eq!(positions, start.positions());
 }

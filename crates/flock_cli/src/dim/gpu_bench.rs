@@ -1,11 +1,12 @@
 //! The GPU kernel's benchmark in this module's dimension: the CPU kernel's world
-//! ([`super::kernel_bench::bench_config`]), stepped by `GpuFlock` on the system's adapter.
+//! ([`super::kernel_bench::bench_config`]), stepped by `DeviceFlock` on the system's adapter.
 
 use std::time::{Duration, Instant};
 
-use super::gpu_kernel::{GpuFlock, request_device};
+use super::gpu_kernel::{DeviceFlock, request_device};
 use super::kernel::{Flock, IndexKind};
 use super::kernel_bench::bench_config;
+use super::simulate::fits_on;
 use crate::bench::{BenchArgs, GpuStep, median, wants_more_samples};
 
 /// At most this many steps are timed together before the device is waited for: one wait per
@@ -43,9 +44,11 @@ impl GpuBench {
         count: usize,
         neighbours: u32,
     ) -> Result<GpuStep, String> {
+        // Refused before the boids are made, where the device cannot hold them.
+        fits_on(&self.device, count)?;
         let config = bench_config(count, neighbours, IndexKind::Grid);
         let start = Flock::random(count, &config, args.seed);
-        let mut flock = GpuFlock::new(&self.device, &self.queue, config, count)
+        let mut flock = DeviceFlock::new(&self.device, &self.queue, config, count)
             .map_err(|error| error.to_string())?;
         flock
             .upload(start.positions(), start.velocities())
@@ -83,4 +86,3 @@ impl GpuBench {
         })
     }
 }
-

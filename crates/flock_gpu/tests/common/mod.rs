@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use flock_core::{DIMENSIONS, FlockConfig, Vector};
-use flock_gpu::{GpuFlock, request_device};
+use flock_gpu::{DeviceFlock, request_device};
 
 /// The shared device and queue, or `None` (with a message) when there is no adapter and the
 /// environment does not require one.
@@ -35,9 +35,10 @@ pub fn gpu_flock(
     config: FlockConfig,
     positions: &[Vector],
     velocities: &[Vector],
-) -> Option<GpuFlock> {
+) -> Option<DeviceFlock> {
     let (device, queue) = device()?;
-    let mut flock = GpuFlock::new(device, queue, config, positions.len()).expect("valid settings");
+    let mut flock =
+        DeviceFlock::new(device, queue, config, positions.len()).expect("valid settings");
     flock.upload(positions, velocities).expect("finite boids");
     Some(flock)
 }

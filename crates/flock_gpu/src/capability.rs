@@ -1,0 +1,192 @@
+//! What a device must offer the kernel, and how many boids it holds: read from its limits, so
+//! a caller (the Bevy plugin, the command line) knows both before it makes a flock or a boid.
+
+use crate::error::GpuError;
+use crate::grid::MAX_CELLS;
+use crate::layout::BOID_BYTES;
+
+/// Storage buffers the kernel binds to its compute passes (boids, sorted boids, sorted index,
+/// cell of each boid, rank in its cell, scattered index, cell starts, scan block sums): the
+/// WebGPU default for `max_storage_buffers_per_shader_stage`.
+pub(crate) const STORAGE_BUFFERS: u32 = 8;
+/// Invocations per workgroup in every pass (`WORKGROUP_SIZE` in shaders/common.wgsl).
+pub(crate) const WORKGROUP_SIZE: u32 = 256;
+/// Workgroup memory the scan uses: one `u32` per invocation.
+const WORKGROUP_BYTES: u32 = WORKGROUP_SIZE * 4;
+/// The most workgroups along one dispatch axis that every device allows; a device may allow
+/// fewer, never more is used.
+pub(crate) const MAX_GROUPS_PER_AXIS: u32 = 65535;
+/// The most boids the kernel holds on any device: see [`max_boids`].
+pub const MAX_BOIDS: usize = 1 << 31;
+/// At least the uniform's size (params.rs: 160 bytes); WebGPU guarantees 64 KiB.
+const PARAMS_BYTES: u64 = 256;
+/// Workgroups the scan dispatches along x: one per block of 1024 of the grid's cell starts
+/// (`SCAN_BLOCK` in shaders/grid.wgsl).
+const SCAN_BLOCKS: u32 = (MAX_CELLS + 1).div_ceil(1024);
+
+/// Whether a device with these limits can run the flock: compute shaders (1024 workgroups
+/// along an axis, for the scan), eight storage buffers per shader stage, 256 invocations per
+/// workgroup, room for the grid's cell starts. The error names what is missing; a device
+/// without compute shaders (a WebGL2-class adapter) has no compute workgroups at all.
+pub fn check_limits(limits: &wgpu::Limits) -> Result<(), GpuError> {
+    let needs: [(&str, u64, u64); 10] = [
+        (
+            "compute workgroups per dimension (compute shaders)",
+            SCAN_BLOCKS.into(),
+            limits.max_compute_workgroups_per_dimension.into(),
+        ),
+        (
+            "storage buffers per shader stage",
+            STORAGE_BUFFERS.into(),
+            limits.max_storage_buffers_per_shader_stage.into(),
+        ),
+        (
+            "invocations per workgroup",
+            WORKGROUP_SIZE.into(),
+            limits.max_compute_invocations_per_workgroup.into(),
+        ),
+        (
+            "workgroup size along x",
+            WORKGROUP_SIZE.into(),
+            limits.max_compute_workgroup_size_x.into(),
+        ),
+        (
+            "bytes of workgroup memory",
+            WORKGROUP_BYTES.into(),
+            limits.max_compute_workgroup_storage_size.into(),
+        ),
+        ("bind groups", 1, limits.max_bind_groups.into()),
+        (
+            "bindings per bind group",
+            u64::from(STORAGE_BUFFERS) + 1,
+            limits.max_bindings_per_bind_group.into(),
+        ),
+        (
+            "uniform buffers per shader stage",
+            1,
+            limits.max_uniform_buffers_per_shader_stage.into(),
+        ),
+        (
+            "bytes per uniform buffer binding",
+            PARAMS_BYTES,
+            limits.max_uniform_buffer_binding_size,
+        ),
+        (
+            "bytes per storage buffer binding (the grid's cell starts)",
+            (u64::from(MAX_CELLS) + 1) * 4,
+            limits
+                .max_storage_buffer_binding_size
+                .min(limits.max_buffer_size),
+        ),
+    ];
+    match needs.iter().find(|(_, needed, has)| has < needed) {
+        Some((what, needed, has)) => Err(GpuError::Unsupported(format!(
+            "it needs {needed} {what}, and has {has}"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The most boids a device with these limits holds: as many as its largest storage buffer
+/// binding takes, at most 2^31 (the shaders index boids, and a dispatch's invocations padded
+/// to whole rows of workgroups, with `u32`), and at most what two-dimensional dispatches of its
+/// workgroups reach. Zero when [`check_limits`] refuses it.
+pub fn max_boids(limits: &wgpu::Limits) -> usize {
+    if check_limits(limits).is_err() {
+        return 0;
+    }
+    let largest_buffer = limits
+        .max_storage_buffer_binding_size
+        .min(limits.max_buffer_size);
+    let groups = u64::from(groups_per_axis(limits));
+    let dispatched = groups * groups * u64::from(WORKGROUP_SIZE);
+    let boids = (largest_buffer / BOID_BYTES as u64)
+        .min(dispatched)
+        .min(MAX_BOIDS as u64);
+    usize::try_from(boids).unwrap_or(usize::MAX)
+}
+
+/// Workgroups a dispatch may use along one axis on this device.
+pub(crate) fn groups_per_axis(limits: &wgpu::Limits) -> u32 {
+    limits
+        .max_compute_workgroups_per_dimension
+        .min(MAX_GROUPS_PER_AXIS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_webgpu_defaults_run_the_flock_and_hold_millions() {
+        let limits = wgpu::Limits::default();
+        assert_eq!(check_limits(&limits), Ok(()));
+        // 128 MiB bindings.
+        assert_eq!(max_boids(&limits), (128 << 20) / BOID_BYTES);
+    }
+
+    #[test]
+    fn a_device_without_compute_shaders_is_refused_by_name() {
+        let error = check_limits(&wgpu::Limits::downlevel_webgl2_defaults()).unwrap_err();
+        assert!(error.to_string().contains("compute shaders"), "{error}");
+        assert_eq!(max_boids(&wgpu::Limits::downlevel_webgl2_defaults()), 0);
+    }
+
+    #[test]
+    fn too_few_storage_buffers_or_a_small_workgroup_are_refused() {
+        let few_buffers = wgpu::Limits {
+            max_storage_buffers_per_shader_stage: 4,
+            ..wgpu::Limits::default()
+        };
+        let error = check_limits(&few_buffers).unwrap_err();
+        assert!(
+            error.to_string().contains("needs 8 storage buffers")
+                && error.to_string().contains("has 4"),
+            "{error}"
+        );
+        let small_groups = wgpu::Limits {
+            max_compute_invocations_per_workgroup: 128,
+            ..wgpu::Limits::default()
+        };
+        assert!(matches!(
+            check_limits(&small_groups),
+            Err(GpuError::Unsupported(_))
+        ));
+    }
+
+    #[test]
+    fn the_largest_buffer_and_the_dispatch_bound_the_boids() {
+        let huge = wgpu::Limits {
+            max_storage_buffer_binding_size: u64::MAX,
+            max_buffer_size: u64::MAX,
+            ..wgpu::Limits::default()
+        };
+        assert_eq!(max_boids(&huge), 1 << 31);
+        // The fewest workgroups per axis the scan allows: 1024 x 1024 workgroups of 256.
+        let narrow = wgpu::Limits {
+            max_compute_workgroups_per_dimension: 1024,
+            ..huge
+        };
+        assert_eq!(max_boids(&narrow), 1024 * 1024 * 256);
+        let fewer = wgpu::Limits {
+            max_compute_workgroups_per_dimension: 1023,
+            ..huge
+        };
+        assert!(check_limits(&fewer).is_err());
+        assert_eq!(max_boids(&fewer), 0);
+        // 64 MiB buffers: the grid's 4 MiB of cell starts fit, and the boids fill the rest.
+        let small_buffers = wgpu::Limits {
+            max_buffer_size: 64 << 20,
+            ..wgpu::Limits::default()
+        };
+        assert_eq!(max_boids(&small_buffers), (64 << 20) / BOID_BYTES);
+        // 1 MiB buffers cannot hold the grid's cell starts: no flock at all, so no boids.
+        let tiny_buffers = wgpu::Limits {
+            max_buffer_size: 1 << 20,
+            ..wgpu::Limits::default()
+        };
+        let error = check_limits(&tiny_buffers).unwrap_err();
+        assert!(error.to_string().contains("cell starts"), "{error}");
+        assert_eq!(max_boids(&tiny_buffers), 0);
+    }
+}
