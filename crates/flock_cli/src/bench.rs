@@ -211,7 +211,7 @@ fn gpu_table(args: &BenchArgs, pool: &TaskPool, dims: usize, threads: usize) -> 
     const NEIGHBOURS: u32 = 32;
     let gpu = GpuBench::new(dims)?;
     println!(
-        "\n{dims}D GPU kernel (`GpuFlock`, grid rebuilt on the device every step) on {}, \
+        "\n{dims}D GPU kernel (`DeviceFlock`, grid rebuilt on the device every step) on {}, \
          beside the CPU kernel (grid, {threads} threads), {NEIGHBOURS} neighbours:\n",
         gpu.adapter()
     );
