@@ -71,7 +71,6 @@ pub(crate) fn avoid_agents(
     time: Res<Time>,
     snapshot: Res<FlockBuffers>,
     obstacles: Query<(&Transform, &Obstacle)>,
-    with_orca: Query<(), With<Orca>>,
     mut reported: Local<ReportedOnce>,
     mut capped: Local<ReportedOnce>,
     mut buffers: Local<OrcaBuffers>,
@@ -88,7 +87,7 @@ pub(crate) fn avoid_agents(
     >,
 ) {
     let dt = time.delta_secs();
-    if dt.is_nan() || dt <= 0.0 || with_orca.is_empty() {
+    if dt.is_nan() || dt <= 0.0 || boids.is_empty() {
         return;
     }
     let config = &settings.0.config;
