@@ -284,3 +284,22 @@ fn the_buffers_are_in_id_order_whatever_the_query_order() {
         assert_eq!(peer.app.world().get::<BoidId>(entity), Some(&id));
     }
 }
+
+#[test]
+fn explicit_ids_that_clash_or_sit_at_the_end_of_the_range_lose_no_boid() {
+    let mut peer = Peer::new(LocalDifferences::default());
+    let world = peer.app.world_mut();
+    // Two boids with one id, one at the largest id, one given the unassigned marker itself.
+    let clashing = [
+        world.spawn((Boid, BoidId(7))).id(),
+        world.spawn((Boid, BoidId(u64::MAX - 1))).id(),
+        world.spawn((Boid, BoidId::UNASSIGNED)).id(),
+    ];
+    let marker_replaced = *world.get::<BoidId>(clashing[2]).unwrap();
+    assert_ne!(marker_replaced, BoidId::UNASSIGNED);
+    for update in 0..30 {
+        peer.update(update);
+    }
+    assert_eq!(common::boid_count(&mut peer.app), BOIDS + clashing.len());
+    common::assert_sound(&mut peer.app);
+}
