@@ -11,7 +11,7 @@ mod dimension;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 mod identity;
-mod lockstep;
+pub mod lockstep;
 mod motion;
 #[cfg(feature = "panel")]
 pub mod panel;
@@ -62,7 +62,7 @@ pub use render::pointer::{ClickToSpawn, CursorWorldPosition, UiWantsInput};
 pub use render::prefab::{BoidColors, BoidPrefab, PrefabStyled};
 #[cfg(all(feature = "render", not(flock_3d)))]
 pub use render::sprites::BoidSprite;
-pub use rng::FlockRng;
+pub use rng::{FlockRng, FlockRngState, SimulationRng};
 pub use schedule::FlockSystems;
 #[cfg(all(feature = "render", not(flock_3d)))]
 pub use settings::FlockCamera;

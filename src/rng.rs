@@ -1,8 +1,10 @@
 //! The flock's random number generators, seeded so a run can be replayed.
 
+use std::convert::Infallible;
+
 use bevy::prelude::*;
-use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
+use rand::{SeedableRng, TryRng};
 
 use crate::identity::BoidId;
 
@@ -19,8 +21,8 @@ use crate::identity::BoidId;
 #[derive(Resource, Debug, Clone)]
 pub struct FlockRng {
     seed: u64,
-    rng: Xoshiro256PlusPlus,
-    looks: Xoshiro256PlusPlus,
+    rng: SimulationRng,
+    looks: SimulationRng,
 }
 
 /// Mixed into the seed of the looks' generator, so its stream is not the simulation's.
@@ -31,8 +33,8 @@ impl FlockRng {
     pub fn new(seed: u64) -> Self {
         Self {
             seed,
-            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
-            looks: Xoshiro256PlusPlus::seed_from_u64(seed ^ LOOKS_STREAM),
+            rng: SimulationRng::seed_from_u64(seed),
+            looks: SimulationRng::seed_from_u64(seed ^ LOOKS_STREAM),
         }
     }
 
@@ -47,7 +49,7 @@ impl FlockRng {
     }
 
     /// The simulation's generator, to draw from with `rand`'s `RngExt` methods.
-    pub fn rng(&mut self) -> &mut Xoshiro256PlusPlus {
+    pub fn rng(&mut self) -> &mut SimulationRng {
         &mut self.rng
     }
 
@@ -59,8 +61,104 @@ impl FlockRng {
     }
 
     /// The generator for looks (a boid's hue): drawing from it never changes the flight.
-    pub fn looks(&mut self) -> &mut Xoshiro256PlusPlus {
+    pub fn looks(&mut self) -> &mut SimulationRng {
         &mut self.looks
+    }
+
+    /// Everything the generators will draw from here on: what a saved simulation keeps.
+    pub fn state(&self) -> FlockRngState {
+        FlockRngState {
+            seed: self.seed,
+            simulation: self.rng.state(),
+            looks: self.looks.state(),
+        }
+    }
+
+    /// The generators exactly as they were when `state` was taken.
+    pub fn from_state(state: FlockRngState) -> Self {
+        Self {
+            seed: state.seed,
+            rng: SimulationRng::from_state(state.simulation),
+            looks: SimulationRng::from_state(state.looks),
+        }
+    }
+}
+
+/// [`FlockRng`]'s whole state, to save and restore a simulation exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FlockRngState {
+    /// The seed the generators started from.
+    pub seed: u64,
+    /// The simulation's generator.
+    pub simulation: [u64; 4],
+    /// The looks' generator.
+    pub looks: [u64; 4],
+}
+
+/// xoshiro256++ (Blackman and Vigna), the same numbers as `rand`'s `Xoshiro256PlusPlus` from
+/// the same seed, with its state open to be saved and restored (a lockstep snapshot).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SimulationRng {
+    s: [u64; 4],
+}
+
+impl SimulationRng {
+    /// A generator seeded from `seed` as `Xoshiro256PlusPlus::seed_from_u64` does: four
+    /// SplitMix64 outputs (never all zero).
+    pub fn seed_from_u64(mut seed: u64) -> Self {
+        let mut s = [0; 4];
+        for word in &mut s {
+            seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = seed;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            *word = z ^ (z >> 31);
+        }
+        Self { s }
+    }
+
+    /// The four words of state.
+    pub fn state(&self) -> [u64; 4] {
+        self.s
+    }
+
+    /// The generator with state `s`; an all-zero state (which xoshiro never leaves) becomes
+    /// the seed 0's.
+    pub fn from_state(s: [u64; 4]) -> Self {
+        if s == [0; 4] {
+            return Self::seed_from_u64(0);
+        }
+        Self { s }
+    }
+}
+
+impl TryRng for SimulationRng {
+    type Error = Infallible;
+
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        // The upper bits, as the reference does: the lowest have linear dependencies.
+        self.try_next_u64().map(|value| (value >> 32) as u32)
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        let s = &mut self.s;
+        let result = s[0].wrapping_add(s[3]).rotate_left(23).wrapping_add(s[0]);
+        let t = s[1] << 17;
+        s[2] ^= s[0];
+        s[3] ^= s[1];
+        s[1] ^= s[2];
+        s[0] ^= s[3];
+        s[2] ^= t;
+        s[3] = s[3].rotate_left(45);
+        Ok(result)
+    }
+
+    fn try_fill_bytes(&mut self, bytes: &mut [u8]) -> Result<(), Infallible> {
+        for chunk in bytes.chunks_mut(8) {
+            let word = self.try_next_u64()?.to_le_bytes();
+            chunk.copy_from_slice(&word[..chunk.len()]);
+        }
+        Ok(())
     }
 }
 
@@ -86,6 +184,37 @@ mod tests {
     use rand::Rng;
 
     use super::*;
+
+    #[test]
+    fn the_simulation_generator_draws_rands_xoshiro256_plus_plus_numbers() {
+        for seed in [0, 1, 42, u64::MAX] {
+            let mut ours = SimulationRng::seed_from_u64(seed);
+            let mut theirs = Xoshiro256PlusPlus::seed_from_u64(seed);
+            for _ in 0..100 {
+                assert_eq!(ours.next_u64(), theirs.next_u64(), "seed {seed}");
+            }
+            assert_eq!(ours.next_u32(), theirs.next_u32(), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn a_generator_restored_from_its_state_draws_what_the_original_would() {
+        let mut rng = FlockRng::new(9);
+        rng.rng().next_u64();
+        rng.looks().next_u64();
+        let mut restored = FlockRng::from_state(rng.state());
+        for _ in 0..10 {
+            assert_eq!(restored.rng().next_u64(), rng.rng().next_u64());
+            assert_eq!(restored.looks().next_u64(), rng.looks().next_u64());
+        }
+        assert_eq!(restored.seed(), 9);
+        let zero = SimulationRng::from_state([0; 4]);
+        assert_ne!(
+            zero.state(),
+            [0; 4],
+            "an all-zero state would draw zeros forever"
+        );
+    }
 
     #[test]
     fn a_boids_numbers_depend_on_seed_id_step_and_stream_only() {

@@ -24,6 +24,7 @@ pub struct Pen(pub Enclosure);
 #[require(SteeringForce)]
 pub struct StayInside {
     /// The entity with the [`Pen`].
+    #[entities]
     pub pen: Entity,
     /// How far ahead to probe, world units.
     pub look_ahead: f32,

@@ -16,6 +16,7 @@ use crate::steering_force::SteeringForce;
 #[require(SteeringForce)]
 pub struct Flee {
     /// What to flee from.
+    #[entities]
     pub threats: Vec<Target>,
     /// How near a threat must be to be fled from.
     pub radius: f32,

@@ -60,6 +60,7 @@ impl Default for Formation {
 #[require(SteeringForce)]
 pub struct FormationMember {
     /// The entity holding the [`Formation`].
+    #[entities]
     pub formation: Entity,
     /// The distance from its slot at which it starts to slow down.
     pub slow_radius: f32,

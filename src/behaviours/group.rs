@@ -37,6 +37,7 @@ pub struct BoidGroup {
 #[reflect(Component, Debug, PartialEq)]
 pub struct GroupMember {
     /// The entity holding the [`BoidGroup`].
+    #[entities]
     pub group: Entity,
     /// Its cruising speed and fastest turn.
     pub drive: DriveParams,

@@ -24,6 +24,7 @@ use crate::steering_force::SteeringForce;
 #[require(SteeringForce)]
 pub struct FollowLeader {
     /// The entity to follow: any entity with a `Transform` (and a `Velocity` if it moves).
+    #[entities]
     pub leader: Entity,
     /// How far behind, the leader's way, the separation between followers.
     pub params: LeaderFollowParams,

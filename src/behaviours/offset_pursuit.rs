@@ -20,6 +20,7 @@ use crate::steering_force::SteeringForce;
 #[require(SteeringForce)]
 pub struct OffsetPursuit {
     /// The entity escorted.
+    #[entities]
     pub target: Entity,
     /// The station, in the target's frame.
     pub offset: Vector,

@@ -44,6 +44,7 @@ impl FlockPath {
 #[require(SteeringForce)]
 pub struct FollowPath {
     /// The entity holding the [`FlockPath`].
+    #[entities]
     pub path: Entity,
     /// Prediction time, look-ahead and direction.
     pub params: PathFollowParams,

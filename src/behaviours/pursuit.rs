@@ -16,6 +16,7 @@ prioritised!(Evade => Evade);
 #[require(SteeringForce)]
 pub struct Pursue {
     /// The quarry.
+    #[entities]
     pub target: Entity,
     /// The longest prediction, seconds.
     pub max_look_ahead: f32,
@@ -29,6 +30,7 @@ pub struct Pursue {
 #[require(SteeringForce)]
 pub struct Evade {
     /// The hunter.
+    #[entities]
     pub threat: Entity,
     /// The longest prediction, seconds.
     pub max_look_ahead: f32,

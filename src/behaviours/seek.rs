@@ -15,6 +15,7 @@ prioritised!(Arrive => Arrive);
 #[require(SteeringForce)]
 pub struct Seek {
     /// What to seek.
+    #[entities]
     pub target: Target,
     /// How much this force counts in the boid's sum.
     pub weight: f32,
@@ -29,6 +30,7 @@ pub struct Seek {
 #[require(SteeringForce)]
 pub struct Arrive {
     /// Where to stop.
+    #[entities]
     pub target: Target,
     /// The distance at which it starts to slow down.
     pub slow_radius: f32,

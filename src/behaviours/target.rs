@@ -21,6 +21,14 @@ pub enum Target {
     Entity(Entity),
 }
 
+impl bevy::ecs::entity::MapEntities for Target {
+    fn map_entities<E: bevy::ecs::entity::EntityMapper>(&mut self, mapper: &mut E) {
+        if let Self::Entity(entity) = self {
+            *entity = mapper.get_mapped(*entity);
+        }
+    }
+}
+
 impl Default for Target {
     fn default() -> Self {
         Self::Point(Vector::ZERO)

@@ -22,6 +22,7 @@ use crate::steering_force::SteeringForce;
 #[require(SteeringForce)]
 pub struct FollowWall {
     /// The entity with the [`Obstacle`] or the [`Pen`].
+    #[entities]
     pub wall: Entity,
     /// The side, the distance kept and how far ahead to look.
     pub params: WallFollowParams,

@@ -264,6 +264,7 @@ pub fn assert_sound(app: &mut App) {
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod lockstep;
+pub mod lockstep_game;
 pub mod replay;
 
 /// Pairs of boids whose centres are closer than `min_distance`, by entity, for counting

@@ -1,0 +1,65 @@
+//! Lockstep multiplayer: every peer runs the same flock from the same state and the same
+//! inputs, and compares a hash of it each tick.
+//!
+//! [`FlockStateHash`] is always here. With the `lockstep` feature, [`LockstepPlugin`] plays a
+//! game over any transport ([`LockstepNetwork`] is where a transport plugs in; [`LocalLink`]
+//! joins apps in one process; the `renet` feature adds renet's):
+//!
+//! - **Ticks at a fixed rate**, paced by the wall clock ([`Pacing::RealTime`]), in the
+//!   [`LockstepTick`] schedule, where the flock and the game's systems run with a clock that
+//!   advances one fixed step per tick.
+//! - **The game's own inputs** ([`LockstepInput`]), scheduled a few ticks ahead: the delay
+//!   follows the measured round trip, as Age of Empires' turn length does. Each tick's inputs
+//!   reach the game in [`TickInputs`], in the same order on every peer.
+//! - **The flock's own changes as inputs** ([`FlockCommand`]): a local write to
+//!   [`FlockSettings`](crate::FlockSettings) or [`FlockClock`](crate::FlockClock) (a panel, a
+//!   pause key) is caught, undone, warned about once and sent as a command.
+//! - **Hashes every tick**: a desync stops the game with its tick; the peers then narrow down
+//!   the first boids by id whose state differs, and log them.
+//! - **A handshake**: a peer of another build or lockstep settings ([`Fingerprint`]) is refused
+//!   at join, with both fingerprints in the message; so is one over `max_players`.
+//! - **Up to [`MAX_PLAYERS`] players**, a host relaying each one's messages to the others; a
+//!   player joins at any tick from a [`FlockSnapshot`] of the whole simulation (also what a
+//!   replay or a resync restores); a player that leaves or stalls is unseated and the game goes
+//!   on.
+
+mod hash;
+
+pub use hash::FlockStateHash;
+
+#[cfg(feature = "lockstep")]
+mod commands;
+#[cfg(feature = "lockstep")]
+mod desync;
+#[cfg(feature = "lockstep")]
+mod network;
+#[cfg(feature = "lockstep")]
+mod plugin;
+#[cfg(feature = "lockstep")]
+mod registry;
+#[cfg(feature = "lockstep")]
+mod session;
+#[cfg(feature = "lockstep")]
+mod snapshot;
+#[cfg(feature = "lockstep")]
+mod wire;
+
+#[cfg(feature = "lockstep")]
+pub use commands::FlockCommand;
+#[cfg(feature = "lockstep")]
+pub use network::{LinkEvent, LinkId, LocalLink, LocalLinks, LockstepNetwork};
+#[cfg(feature = "lockstep")]
+pub use plugin::{
+    Fingerprint, Lockstep, LockstepConfig, LockstepEnd, LockstepPlugin, LockstepRole,
+    LockstepState, LockstepTick, Pacing, TickInputs,
+};
+#[cfg(feature = "lockstep")]
+pub use registry::LockstepAppExt;
+#[cfg(feature = "lockstep")]
+pub use session::{Desync, MAX_DELAY};
+#[cfg(feature = "lockstep")]
+pub use snapshot::{FlockSnapshot, LockstepRegistry, SnapshotError};
+#[cfg(feature = "lockstep")]
+pub use wire::{
+    Command, LockstepInput, MAX_PLAYERS, Message, PROTOCOL_VERSION, WireError, WireReader,
+};
