@@ -290,3 +290,38 @@ fn a_settings_change_made_locally_travels_as_a_command_to_every_peer() {
         assert_eq!(lockstep(app).state(), &LockstepState::Playing);
     }
 }
+
+#[test]
+fn a_game_with_a_last_tick_finishes_on_every_peer_there() {
+    let last = |role| bevy_flock::lockstep::LockstepConfig {
+        last_tick: Some(120),
+        ..config(role)
+    };
+    let mut host = peer(last(LockstepRole::Host {
+        max_players: 3,
+        start_with: 2,
+    }));
+    start_flock(&mut host, 100, 3);
+    let mut guest = peer(last(LockstepRole::Guest));
+    connect(&mut host, &mut guest, 1, Duration::ZERO);
+    let mut peers = vec![host, guest];
+    for _ in 0..10 {
+        peers.iter_mut().for_each(App::update);
+    }
+    let mut late = peer(last(LockstepRole::Guest));
+    connect(&mut peers[0], &mut late, 2, Duration::ZERO);
+    peers.push(late);
+    for _ in 0..500 {
+        peers.iter_mut().for_each(App::update);
+    }
+    for app in &peers {
+        eprintln!(
+            "tick {} checked {}",
+            lockstep(app).tick(),
+            lockstep(app).checked_through()
+        );
+        assert_eq!(lockstep(app).state(), &LockstepState::Finished);
+        assert_eq!(lockstep(app).tick(), 120);
+        assert_eq!(lockstep(app).checked_through(), 120);
+    }
+}

@@ -4,14 +4,17 @@
 
 use bevy::camera::ScalingMode;
 use bevy::prelude::*;
+use bevy_flock::lockstep::{Lockstep, LockstepState};
 use bevy_flock::prelude::*;
 
-use super::net::{Peer, game_bounds};
-use super::protocol::{Input, MAX_COORDINATE, MAX_RULE_WEIGHT, Rule};
+use super::game::{MAX_COORDINATE, Play};
 use super::support::{corner_text, top_left_of_bounds};
 
 /// Boids one click spawns.
 const CLICK_SPAWNS: u8 = 8;
+
+/// The largest weight the keys give a flocking rule before starting over at a half.
+const MAX_RULE_WEIGHT: f32 = 8.0;
 
 /// Adds the player's camera, inputs and status line to a peer's app.
 pub fn add_player(app: &mut App) {
@@ -29,85 +32,80 @@ fn spawn_view(mut commands: Commands) {
     commands.spawn((Status, corner_text()));
 }
 
-/// Shows the whole of the game's bounds, whatever the window's size, once the game is known.
+/// Shows the whole of the game's bounds, whatever the window's size (again when a joining
+/// player receives the game's).
 fn fit_camera(
-    peer: Res<Peer>,
+    settings: Res<FlockSettings>,
     mut cameras: Query<&mut Projection, With<Camera2d>>,
-    mut fitted: Local<bool>,
+    mut fitted: Local<Option<Vec2>>,
 ) {
-    let Some(game) = peer.game else { return };
-    if *fitted {
+    let bounds = settings.config.bounds;
+    let size = bounds.max - bounds.min;
+    if *fitted == Some(size) {
         return;
     }
-    let bounds = game_bounds(game.boids);
-    let size = bounds.max - bounds.min;
     for mut projection in &mut cameras {
         if let Projection::Orthographic(orthographic) = &mut *projection {
             orthographic.scaling_mode = ScalingMode::AutoMin {
                 min_width: size.x,
                 min_height: size.y,
             };
-            *fitted = true;
+            *fitted = Some(size);
         }
     }
 }
 
 /// Left click: boids at the cursor. Right button: this player's predator seeks the cursor.
 /// 1, 2, 3: double the weight of separation, alignment, cohesion (back to a half past the
-/// largest).
+/// largest): a local change to the settings, which the lockstep sends as a command.
 fn player_inputs(
     mouse: Res<ButtonInput<MouseButton>>,
     keys: Res<ButtonInput<KeyCode>>,
     cursor: Res<CursorWorldPosition>,
-    settings: Res<FlockSettings>,
-    mut peer: ResMut<Peer>,
+    mut settings: ResMut<FlockSettings>,
+    mut lockstep: ResMut<Lockstep<Play>>,
     mut last_predator_target: Local<Option<Vec2>>,
 ) {
-    if peer.game.is_none() || peer.outcome.is_some() {
+    if lockstep.state() != &LockstepState::Playing {
         return;
     }
     let point = cursor
         .0
         .filter(|point| point.abs().max_element() <= MAX_COORDINATE);
-    if let Some(point) = point {
+    if let Some(at) = point {
         if mouse.just_pressed(MouseButton::Left) {
-            peer.lockstep.queue(Input::Spawn {
-                x: point.x,
-                y: point.y,
+            lockstep.queue(Play::Spawn {
+                at,
                 count: CLICK_SPAWNS,
             });
         }
         // A new target only when it has moved a little: a held button is not an input a frame.
-        let moved = last_predator_target.is_none_or(|last| last.distance(point) > 20.0);
+        let moved = last_predator_target.is_none_or(|last| last.distance(at) > 20.0);
         if mouse.pressed(MouseButton::Right) && moved {
-            *last_predator_target = Some(point);
-            peer.lockstep.queue(Input::MovePredator {
-                x: point.x,
-                y: point.y,
-            });
+            *last_predator_target = Some(at);
+            lockstep.queue(Play::MovePredator { at });
         }
     }
-    let weights = settings.config.weights;
+    let weights = &mut settings.config.weights;
     let rules = [
-        (KeyCode::Digit1, Rule::Separation, weights.separation),
-        (KeyCode::Digit2, Rule::Alignment, weights.alignment),
-        (KeyCode::Digit3, Rule::Cohesion, weights.cohesion),
+        (KeyCode::Digit1, &mut weights.separation),
+        (KeyCode::Digit2, &mut weights.alignment),
+        (KeyCode::Digit3, &mut weights.cohesion),
     ];
-    for (key, rule, weight) in rules {
+    for (key, weight) in rules {
         if keys.just_pressed(key) {
-            let doubled = (weight * 2.0).max(0.5);
-            let value = if doubled > MAX_RULE_WEIGHT {
+            let doubled = (*weight * 2.0).max(0.5);
+            *weight = if doubled > MAX_RULE_WEIGHT {
                 0.5
             } else {
                 doubled
             };
-            peer.lockstep.queue(Input::SetWeight { rule, value });
         }
     }
 }
 
 fn show_status(
-    peer: Res<Peer>,
+    lockstep: Res<Lockstep<Play>>,
     settings: Res<FlockSettings>,
     boids: Query<(), With<Boid>>,
     mut text: Query<(&mut Text2d, &mut Transform), With<Status>>,
@@ -116,15 +114,22 @@ fn show_status(
         return;
     };
     transform.translation = top_left_of_bounds(&settings);
-    let me = peer.lockstep.me();
-    let line = match (&peer.game, &peer.outcome) {
-        (None, _) => format!("{me:?}: waiting for the other player"),
-        (Some(_), Some(outcome)) => format!("{me:?}: game over: {outcome:?}"),
-        (Some(_), None) => format!(
-            "{me:?}: tick {}, hashes agree through {}, {} boids\n\
+    let who = lockstep.player().map_or_else(
+        || "joining".to_string(),
+        |player| format!("player {player}"),
+    );
+    let line = match lockstep.state() {
+        LockstepState::Joining => "joining the host".to_string(),
+        LockstepState::WaitingForPlayers => "waiting for the other player".to_string(),
+        LockstepState::Finished => format!("{who}: game over, every hash agreed"),
+        LockstepState::Ended(end) => format!("{who}: game over: {end}"),
+        LockstepState::Playing => format!(
+            "{who}: tick {}, hashes agree through {}, {} players, delay {} ticks, {} boids\n\
              left click: boids   right: your predator   1/2/3: separation/alignment/cohesion",
-            peer.lockstep.next_tick() - 1,
-            peer.lockstep.checked_through(),
+            lockstep.tick(),
+            lockstep.checked_through(),
+            lockstep.players().len(),
+            lockstep.delay(),
             boids.iter().count(),
         ),
     };

@@ -37,6 +37,8 @@ mod network;
 mod plugin;
 #[cfg(feature = "lockstep")]
 mod registry;
+#[cfg(feature = "renet")]
+mod renet;
 #[cfg(feature = "lockstep")]
 mod session;
 #[cfg(feature = "lockstep")]
@@ -55,6 +57,10 @@ pub use plugin::{
 };
 #[cfg(feature = "lockstep")]
 pub use registry::LockstepAppExt;
+#[cfg(feature = "renet")]
+pub use renet::{
+    LockstepRenetPlugin, NETCODE_PROTOCOL_ID, lockstep_connection_config, renet_guest, renet_host,
+};
 #[cfg(feature = "lockstep")]
 pub use session::{Desync, MAX_DELAY};
 #[cfg(feature = "lockstep")]

@@ -73,6 +73,9 @@ pub struct LockstepConfig {
     /// With no tick run for this long, the players the game waits for are taken to have left
     /// (on the host) or the host to have stopped (on a guest).
     pub stall_timeout: Duration,
+    /// The game's last tick, if it has one: the peer stops there and, once every player's
+    /// hashes through it agree, is [`LockstepState::Finished`].
+    pub last_tick: Option<u64>,
 }
 
 impl Default for LockstepConfig {
@@ -88,6 +91,7 @@ impl Default for LockstepConfig {
             min_delay: 2,
             build: 0,
             stall_timeout: Duration::from_secs(10),
+            last_tick: None,
         }
     }
 }
@@ -138,7 +142,7 @@ impl LockstepConfig {
 }
 
 /// What a peer must share with the host to play: the protocol, this crate's version and
-/// dimension, the game's build, the lockstep's tick rate and minimum delay, the game's input
+/// dimension, the game's build, the lockstep's tick rate, minimum delay and last tick, the game's input
 /// type and every type the snapshot holds. A peer whose fingerprint differs is refused at the
 /// handshake, with both values in the message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -165,6 +169,7 @@ impl Fingerprint {
         add(&config.build.to_le_bytes());
         add(&config.tick_rate.to_bits().to_le_bytes());
         add(&config.min_delay.to_le_bytes());
+        add(&config.last_tick.unwrap_or(0).to_le_bytes());
         add(std::any::type_name::<I>().as_bytes());
         for path in registry.type_paths() {
             add(path.as_bytes());
@@ -222,6 +227,9 @@ pub enum LockstepState {
     WaitingForPlayers,
     /// Ticks run.
     Playing,
+    /// Every tick through the game's last ran, and every player's hashes of them agreed. The
+    /// host still relays what the others send.
+    Finished,
     /// Over (see the log for the desync's first differing boids).
     Ended(LockstepEnd),
 }
@@ -1230,6 +1238,13 @@ fn run_ticks<I: LockstepInput>(world: &mut World, lockstep: &mut Lockstep<I>) {
         let Some(session) = &lockstep.session else {
             return;
         };
+        if lockstep
+            .config
+            .last_tick
+            .is_some_and(|last| session.next_tick() > last)
+        {
+            break;
+        }
         let Some((tick, commands)) = session.ready_tick() else {
             break;
         };
@@ -1307,11 +1322,22 @@ fn check_hashes<I: LockstepInput>(lockstep: &mut Lockstep<I>) {
     let Some(session) = &mut lockstep.session else {
         return;
     };
+    let before = session.checked_through();
     let result = session.check();
-    lockstep
-        .boid_hashes
-        .forget_through(session.checked_through());
+    let checked = session.checked_through();
+    if checked > before {
+        lockstep.last_progress = Instant::now();
+    }
+    lockstep.boid_hashes.forget_through(checked);
     let Err(desync) = result else {
+        if lockstep
+            .config
+            .last_tick
+            .is_some_and(|last| checked >= last)
+        {
+            info!("lockstep: finished: every player's hashes agreed through tick {checked}");
+            lockstep.state = LockstepState::Finished;
+        }
         return;
     };
     let links: Vec<LinkId> = if lockstep.is_host() {
@@ -1346,32 +1372,37 @@ fn check_stall<I: LockstepInput>(lockstep: &mut Lockstep<I>) {
     let Some(session) = &lockstep.session else {
         return;
     };
-    let waiting = session.waiting_for();
+    // Waiting for a tick's inputs, or (at the game's last tick) for the hashes of one.
+    let inputs = session.waiting_for();
+    let unchecked = session.checked_through() + 1;
+    let (waiting, what) = if !inputs.is_empty() {
+        (inputs, format!("inputs for tick {}", session.next_tick()))
+    } else if unchecked < session.next_tick() {
+        (
+            session.missing_hashes(unchecked),
+            format!("hashes of tick {unchecked}"),
+        )
+    } else {
+        return;
+    };
     if waiting.is_empty() {
         return;
     }
     let seconds = lockstep.config.stall_timeout.as_secs_f64();
     if !lockstep.is_host() {
-        let tick = session.next_tick();
         lockstep.end(LockstepEnd::Stalled(format!(
-            "no inputs for tick {tick} from players {waiting:?} in {seconds} s"
+            "no {what} from players {waiting:?} in {seconds} s"
         )));
         return;
     }
     for player in waiting {
-        let link = lockstep
-            .guests
-            .values()
+        let link = (lockstep.guests.values())
             .find(|guest| guest.player == player)
             .map(|guest| guest.link);
-        warn!("lockstep: player {player} sent nothing for {seconds} s; dropping it");
+        warn!("lockstep: player {player} sent no {what} in {seconds} s; dropping it");
         if let Some(link) = link {
-            lockstep.send(
-                link,
-                &Message::Refused {
-                    reason: format!("you sent nothing for {seconds} s"),
-                },
-            );
+            let reason = format!("you sent no {what} in {seconds} s");
+            lockstep.send(link, &Message::Refused { reason });
             disconnected(lockstep, link);
         }
     }

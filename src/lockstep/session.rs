@@ -429,6 +429,14 @@ impl<C: Clone + PartialEq> Session<C> {
         Ok(())
     }
 
+    /// The players seated for `tick` whose hash of it is not in.
+    pub fn missing_hashes(&self, tick: u64) -> Vec<u8> {
+        let book = self.hashes.get(&tick);
+        self.players_at(tick)
+            .filter(|&player| book.is_none_or(|book| book[player as usize].is_none()))
+            .collect()
+    }
+
     /// The players whose inputs the next tick waits for.
     pub fn waiting_for(&self) -> Vec<u8> {
         let tick = self.next_tick;
