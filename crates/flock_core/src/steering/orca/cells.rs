@@ -131,28 +131,39 @@ impl<T: Copy> Cells<T> {
     }
 
     /// Calls `each` with every entry of the cells that meet the ball of `reach` about
-    /// `centre`, nearest cells first (the centre's own, then ring by ring), each entry once;
-    /// `each` returns the squared distance beyond which nothing is wanted any more (a nearest-k
-    /// search's shrinking range), and cells wholly beyond it are skipped. Entries of other
-    /// cells that share a visited cell's bucket come too (the caller filters by distance).
-    pub fn nearest_first(&self, centre: Vector, reach: f32, mut each: impl FnMut(&T) -> f32) {
+    /// `centre`, each entry once, in runs (slices of [`entries`](Self::entries), with the
+    /// first one's slot there), row by row along the first axis: the centre's own row, then
+    /// ring by ring across the others. `each` returns the squared distance beyond which nothing
+    /// is wanted any more (a nearest-k search's shrinking range); each row is cut to the chord
+    /// the ball of that range leaves of it, so cells wholly beyond it are skipped. In the dense
+    /// layout a row's cells are one run; in the hashed layout each cell's bucket is one.
+    /// Entries of other cells that share a visited cell's bucket come too (the caller filters
+    /// by distance).
+    pub fn nearest_first(
+        &self,
+        centre: Vector,
+        reach: f32,
+        mut each: impl FnMut(u32, &[T]) -> f32,
+    ) {
         if self.entries.is_empty() || !centre.is_finite() || reach.is_nan() {
             return;
         }
         let low = self.key(centre - Vector::splat(reach));
         let high = self.key(centre + Vector::splat(reach));
         let home = self.key(centre);
-        let rings = (0..DIMENSIONS)
+        let rings = (1..DIMENSIONS)
             .map(|axis| (home[axis] - low[axis]).max(high[axis] - home[axis]))
             .max()
             .unwrap_or(0)
             .clamp(0, MAX_RINGS);
+        let (x_low, x_high) = (
+            low[0].max(home[0].saturating_sub(MAX_RINGS)),
+            high[0].min(home[0].saturating_add(MAX_RINGS)),
+        );
         let mut range_squared = reach * reach;
-        let hashed = matches!(self.layout, Layout::Hashed { .. });
         let mut visited = [usize::MAX; MAX_CELLS];
         let mut visited_count = 0;
         for ring in 0..=rings {
-            // The cells of this ring within the query's box.
             let from = |axis: usize| (home[axis] - ring).max(low[axis]);
             let to = |axis: usize| (home[axis] + ring).min(high[axis]);
             let (z_from, z_to) = if DIMENSIONS == 3 {
@@ -162,31 +173,61 @@ impl<T: Copy> Cells<T> {
             };
             for z in z_from..=z_to {
                 for y in from(1)..=to(1) {
-                    for x in from(0)..=to(0) {
-                        let on_ring = (x - home[0]).abs() == ring
-                            || (y - home[1]).abs() == ring
-                            || (DIMENSIONS == 3 && (z - home[2]).abs() == ring);
-                        let key = [x, y, z];
-                        if !on_ring || self.gap_squared(key, centre) >= range_squared {
-                            continue;
-                        }
-                        let Some(bucket) = self.bucket(key) else {
-                            continue;
-                        };
-                        // Hashed cells may share a bucket: each bucket once. (Dense cells
-                        // have their own.)
-                        if hashed {
-                            if visited[..visited_count].contains(&bucket) {
+                    let on_ring = (y - home[1]).abs() == ring
+                        || (DIMENSIONS == 3 && (z - home[2]).abs() == ring);
+                    if !on_ring {
+                        continue;
+                    }
+                    // The row's distance across it, and the half chord the range leaves of
+                    // it along the first axis (widened by the rounding of the coordinates).
+                    let row_gap_squared = self.gap_squared_across([0, y, z], centre);
+                    if row_gap_squared >= range_squared {
+                        continue;
+                    }
+                    let half_chord = (range_squared - row_gap_squared).sqrt();
+                    let slack = (centre[0].abs() + half_chord) * (4.0 * f32::EPSILON);
+                    let first = self.axis_key(centre[0] - half_chord - slack).max(x_low);
+                    let last = self.axis_key(centre[0] + half_chord + slack).min(x_high);
+                    match self.layout {
+                        Layout::Dense { origin, extent } => {
+                            // The row's cells are neighbouring buckets: one run of entries.
+                            let box_last = i64::from(origin[0]) + extent[0] as i64 - 1;
+                            let first = first.max(origin[0]);
+                            let last = i64::from(last).min(box_last);
+                            if i64::from(first) > last {
                                 continue;
                             }
-                            if visited_count < MAX_CELLS {
-                                visited[visited_count] = bucket;
-                                visited_count += 1;
+                            let (Some(first), Some(last)) = (
+                                self.bucket([first, y, z]),
+                                self.bucket([last as i32, y, z]),
+                            ) else {
+                                continue;
+                            };
+                            let (start, end) = (self.starts[first], self.starts[last + 1]);
+                            if start < end {
+                                let run = &self.entries[start as usize..end as usize];
+                                range_squared = each(start, run).min(range_squared);
                             }
                         }
-                        let (start, end) = (self.starts[bucket], self.starts[bucket + 1]);
-                        for value in &self.entries[start as usize..end as usize] {
-                            range_squared = each(value).min(range_squared);
+                        Layout::Hashed { .. } => {
+                            for x in first..=last {
+                                let Some(bucket) = self.bucket([x, y, z]) else {
+                                    continue;
+                                };
+                                // Hashed cells may share a bucket: each bucket once.
+                                if visited[..visited_count].contains(&bucket) {
+                                    continue;
+                                }
+                                if visited_count < MAX_CELLS {
+                                    visited[visited_count] = bucket;
+                                    visited_count += 1;
+                                }
+                                let (start, end) = (self.starts[bucket], self.starts[bucket + 1]);
+                                if start < end {
+                                    let run = &self.entries[start as usize..end as usize];
+                                    range_squared = each(start, run).min(range_squared);
+                                }
+                            }
                         }
                     }
                 }
@@ -194,10 +235,11 @@ impl<T: Copy> Cells<T> {
         }
     }
 
-    /// The squared distance from `point` to the nearest point of cell `key`.
-    fn gap_squared(&self, key: CellKey, point: Vector) -> f32 {
+    /// The squared distance from `point` to the nearest point of the row of cells through
+    /// `key` along the first axis (the first axis left out).
+    fn gap_squared_across(&self, key: CellKey, point: Vector) -> f32 {
         let mut gap_squared = 0.0;
-        for axis in 0..DIMENSIONS {
+        for axis in 1..DIMENSIONS {
             let low = key[axis] as f32 * self.cell_size;
             let gap = (low - point[axis])
                 .max(point[axis] - (low + self.cell_size))
@@ -207,11 +249,25 @@ impl<T: Copy> Cells<T> {
         gap_squared
     }
 
+    /// The cell coordinate of `coordinate` along any axis: `floor(coordinate / cell_size)`,
+    /// saturating at `i32`'s range (and 0 for not a number), as `floor() as i32` gives it but
+    /// without a call into the maths library (baseline x86-64 has no rounding instruction).
+    #[inline]
+    fn axis_key(&self, coordinate: f32) -> i32 {
+        let quotient = coordinate / self.cell_size;
+        let truncated = quotient as i32;
+        if truncated as f32 > quotient {
+            truncated.saturating_sub(1)
+        } else {
+            truncated
+        }
+    }
+
     fn key(&self, position: Vector) -> CellKey {
         let mut key = [0; 3];
         for (axis, slot) in key.iter_mut().enumerate().take(DIMENSIONS) {
-            // `as` saturates: agents beyond i32's range share the outermost cells.
-            *slot = (position[axis] / self.cell_size).floor() as i32;
+            // Saturating: agents beyond i32's range share the outermost cells.
+            *slot = self.axis_key(position[axis]);
         }
         key
     }
