@@ -16,6 +16,10 @@ const MAX_RINGS: i32 = 3;
 /// The most cells a nearest-first query visits: `(2 * MAX_RINGS + 1)` per axis.
 const MAX_CELLS: usize = 7usize.pow(DIMENSIONS as u32);
 
+/// A relative bound on the roundings between a position, its cell's coordinates and the
+/// cell's bounds: the walk widens what it visits by this much of the coordinates involved.
+const ROUNDING: f32 = 8.0 * f32::EPSILON;
+
 /// How cells map to buckets.
 #[derive(Clone, Copy, Debug)]
 enum Layout {
@@ -30,6 +34,8 @@ enum Layout {
 #[derive(Clone, Debug)]
 pub(super) struct Cells<T> {
     cell_size: f32,
+    /// One over the cell size: a cell's coordinates by a multiplication.
+    per_cell: f32,
     layout: Layout,
     /// Where each bucket's entries start in `entries` (one more than the buckets).
     starts: Vec<u32>,
@@ -43,6 +49,7 @@ impl<T> Default for Cells<T> {
     fn default() -> Self {
         Self {
             cell_size: 1.0,
+            per_cell: 1.0,
             layout: Layout::Hashed { mask: 0 },
             starts: Vec::new(),
             entries: Vec::new(),
@@ -60,6 +67,7 @@ impl<T: Copy> Cells<T> {
         } else {
             1.0
         };
+        self.per_cell = self.cell_size.recip();
         self.staged.clear();
         let (mut low, mut high) = ([i32::MAX; 3], [i32::MIN; 3]);
         for (position, value) in items {
@@ -185,24 +193,22 @@ impl<T: Copy> Cells<T> {
                         continue;
                     }
                     let half_chord = (range_squared - row_gap_squared).sqrt();
-                    let slack = (centre[0].abs() + half_chord) * (4.0 * f32::EPSILON);
+                    let slack = (centre[0].abs() + half_chord + self.cell_size) * ROUNDING;
                     let first = self.axis_key(centre[0] - half_chord - slack).max(x_low);
                     let last = self.axis_key(centre[0] + half_chord + slack).min(x_high);
                     match self.layout {
                         Layout::Dense { origin, extent } => {
                             // The row's cells are neighbouring buckets: one run of entries.
-                            let box_last = i64::from(origin[0]) + extent[0] as i64 - 1;
-                            let first = first.max(origin[0]);
-                            let last = i64::from(last).min(box_last);
-                            if i64::from(first) > last {
-                                continue;
-                            }
-                            let (Some(first), Some(last)) = (
-                                self.bucket([first, y, z]),
-                                self.bucket([last as i32, y, z]),
-                            ) else {
+                            let Some(row) = self.bucket([origin[0], y, z]) else {
                                 continue;
                             };
+                            let offset = |x: i32| i64::from(x) - i64::from(origin[0]);
+                            let first = offset(first).max(0) as usize;
+                            let last = offset(last).min(extent[0] as i64 - 1);
+                            if last < first as i64 {
+                                continue;
+                            }
+                            let (first, last) = (row + first, row + last as usize);
                             let (start, end) = (self.starts[first], self.starts[last + 1]);
                             if start < end {
                                 let run = &self.entries[start as usize..end as usize];
@@ -236,25 +242,28 @@ impl<T: Copy> Cells<T> {
     }
 
     /// The squared distance from `point` to the nearest point of the row of cells through
-    /// `key` along the first axis (the first axis left out).
+    /// `key` along the first axis (the first axis left out), less the roundings of the cells'
+    /// bounds and of the point's coordinates (so never more than an entry's true distance).
+    #[inline]
     fn gap_squared_across(&self, key: CellKey, point: Vector) -> f32 {
         let mut gap_squared = 0.0;
         for axis in 1..DIMENSIONS {
             let low = key[axis] as f32 * self.cell_size;
-            let gap = (low - point[axis])
-                .max(point[axis] - (low + self.cell_size))
+            let slack = (point[axis].abs() + self.cell_size) * ROUNDING;
+            let gap = ((low - point[axis]).max(point[axis] - (low + self.cell_size)) - slack)
                 .max(0.0);
             gap_squared += gap * gap;
         }
         gap_squared
     }
 
-    /// The cell coordinate of `coordinate` along any axis: `floor(coordinate / cell_size)`,
-    /// saturating at `i32`'s range (and 0 for not a number), as `floor() as i32` gives it but
-    /// without a call into the maths library (baseline x86-64 has no rounding instruction).
+    /// The cell coordinate of `coordinate` along any axis: `floor(coordinate / cell_size)`
+    /// (through the inverse, so a cell's bounds may be off by a rounding: the walk allows for
+    /// it), saturating at `i32`'s range (and 0 for not a number), as `floor() as i32` gives it
+    /// but without a call into the maths library (baseline x86-64 has no rounding instruction).
     #[inline]
     fn axis_key(&self, coordinate: f32) -> i32 {
-        let quotient = coordinate / self.cell_size;
+        let quotient = coordinate * self.per_cell;
         let truncated = quotient as i32;
         if truncated as f32 > quotient {
             truncated.saturating_sub(1)

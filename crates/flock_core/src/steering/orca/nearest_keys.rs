@@ -8,7 +8,7 @@
 use crate::math::Vector;
 
 /// How many candidates beyond twice the capacity are taken before the nearest are picked.
-const SLACK: usize = 16;
+const SLACK: usize = 0;
 
 /// A candidate as the grid holds it: what its distance and order need, so that a search reads
 /// little memory.
