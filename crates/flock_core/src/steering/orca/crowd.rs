@@ -23,7 +23,7 @@ use crate::steering::Shape;
 struct Chunk {
     scratch: OrcaScratch,
     /// The neighbour selection's keys (see [`NearestKeys`]).
-    kept: Vec<(u64, u32)>,
+    kept: Vec<u64>,
     /// Each agent's index and new velocity.
     velocities: Vec<(u32, Vector)>,
 }
@@ -32,14 +32,14 @@ struct Chunk {
 #[derive(Clone, Debug, Default)]
 pub struct OrcaCrowd {
     cells: Cells<Candidate>,
-    /// Each agent of the grid as a neighbour, in the grid's order (a candidate's slot).
+    /// Each agent as a neighbour, by id.
     others: Vec<OrcaNeighbour>,
     chunks: Vec<Chunk>,
     velocities: Vec<Vector>,
     contact: ContactScratch,
     before: Vec<Vector>,
     scratch: OrcaScratch,
-    kept: Vec<(u64, u32)>,
+    kept: Vec<u64>,
 }
 
 impl OrcaCrowd {
@@ -94,12 +94,8 @@ impl OrcaCrowd {
             }),
         );
         self.others.clear();
-        self.others.extend(
-            self.cells
-                .entries()
-                .iter()
-                .map(|candidate| as_neighbour(agents, candidate.id)),
-        );
+        self.others
+            .extend((0..agents.len()).map(|index| as_neighbour(agents, index as u32)));
 
         // Agents are worked out in the grid's order, so those of a chunk query the same few
         // cells (warm in the cache); each result goes back to its agent's index after.
@@ -218,7 +214,7 @@ struct Grid<'a> {
     /// The space, where it wraps.
     space: Option<&'a Space>,
     cells: &'a Cells<Candidate>,
-    /// The agents as neighbours, by their slot in `cells`.
+    /// The agents as neighbours, by id.
     others: &'a [OrcaNeighbour],
 }
 
@@ -231,7 +227,7 @@ impl Grid<'_> {
         obstacles: &[impl Borrow<Shape>],
         time_step: f32,
         scratch: &mut OrcaScratch,
-        kept: &mut Vec<(u64, u32)>,
+        kept: &mut Vec<u64>,
     ) -> Vector {
         let agent = &agents[id];
         let me = OrcaAgent {
@@ -264,16 +260,16 @@ impl Grid<'_> {
                 let capacity = params.neighbour_cap();
                 let mut keys = NearestKeys::new(id as u32, reach, capacity, count > 1, kept);
                 for image in &images[..count] {
-                    self.cells.nearest_first(*image, reach, |first_slot, run| {
+                    self.cells.nearest_first(*image, reach, |_, run| {
                         match self.space {
-                            None => keys.offer_run(position, first_slot, run, |other| other),
-                            Some(_) => keys.offer_run(position, first_slot, run, seen),
+                            None => keys.offer_run(position, run, |other| other),
+                            Some(_) => keys.offer_run(position, run, seen),
                         }
                         keys.range_squared()
                     });
                 }
-                nearest.extend(keys.nearest().map(|(distance_squared, slot)| {
-                    let neighbour = &self.others[slot as usize];
+                nearest.extend(keys.nearest().map(|(distance_squared, id)| {
+                    let neighbour = &self.others[id as usize];
                     let position = seen(neighbour.position);
                     (distance_squared, OrcaNeighbour { position, ..*neighbour })
                 }));

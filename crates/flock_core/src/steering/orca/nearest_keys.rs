@@ -20,7 +20,7 @@ pub(super) struct Candidate {
     pub id: u32,
 }
 
-/// The candidates within range taken so far, each as a key and the slot its data lies in.
+/// The candidates within range taken so far, each as a key.
 ///
 /// A key is the squared distance's bits above the candidate's id. Both are non-negative, so the
 /// keys' integer order is the order by distance, then id: [`NearestSet`](super::NearestSet)'s.
@@ -31,7 +31,7 @@ pub(super) struct NearestKeys<'a> {
     /// Whether a candidate may be offered twice (through two images of a wrapping world).
     repeats: bool,
     /// The candidates taken are `kept[..count]`; the rest is room to write into.
-    kept: &'a mut Vec<(u64, u32)>,
+    kept: &'a mut Vec<u64>,
     count: usize,
 }
 
@@ -44,7 +44,7 @@ impl<'a> NearestKeys<'a> {
         reach: f32,
         capacity: usize,
         repeats: bool,
-        kept: &'a mut Vec<(u64, u32)>,
+        kept: &'a mut Vec<u64>,
     ) -> Self {
         Self {
             own_id,
@@ -62,31 +62,25 @@ impl<'a> NearestKeys<'a> {
         self.range_squared
     }
 
-    /// Takes those of `run` (whose first candidate's data is at slot `first_slot`, the others'
-    /// after it) that lie within range of `centre`, seen from there at `seen(position)` (their
-    /// nearest image in a wrapping world), then, once more than `capacity` are taken, keeps
-    /// the nearest `capacity` and shrinks the range to them. Not a number (positions too far
-    /// apart to subtract) is out of range; the agent itself is skipped.
+    /// Takes those of `run` that lie within range of `centre`, seen from there at
+    /// `seen(position)` (their nearest image in a wrapping world), then, once many more than
+    /// `capacity` are taken, keeps the nearest `capacity` and shrinks the range to them. Not a
+    /// number (positions too far apart to subtract) is out of range; the agent itself is
+    /// skipped.
     #[inline]
-    pub fn offer_run(
-        &mut self,
-        centre: Vector,
-        first_slot: u32,
-        run: &[Candidate],
-        seen: impl Fn(Vector) -> Vector,
-    ) {
+    pub fn offer_run(&mut self, centre: Vector, run: &[Candidate], seen: impl Fn(Vector) -> Vector) {
         if self.kept.len() < self.count + run.len() {
-            self.kept.resize(self.count + run.len(), (0, 0));
+            self.kept.resize(self.count + run.len(), 0);
         }
         let (range_squared, own_id) = (self.range_squared, self.own_id);
         let room = &mut self.kept[self.count..self.count + run.len()];
         let mut taken = 0;
-        for ((slot, candidate), _) in (first_slot..).zip(run).zip(0..room.len()) {
+        for (candidate, _) in run.iter().zip(0..room.len()) {
             let distance_squared = (centre - seen(candidate.position)).length_squared();
             // Written in any case, counted only if within range: no branch to mispredict.
             // Within range means a number, zero or more, whose bits order as it does.
             let key = (u64::from(distance_squared.to_bits()) << 32) | u64::from(candidate.id);
-            room[taken] = (key, slot);
+            room[taken] = key;
             taken += usize::from(distance_squared < range_squared && candidate.id != own_id);
         }
         self.count += taken;
@@ -102,11 +96,11 @@ impl<'a> NearestKeys<'a> {
     fn keep_nearest(&mut self) {
         let taken = &mut self.kept[..self.count];
         if self.repeats {
-            taken.sort_unstable_by_key(|&(key, _)| key);
+            taken.sort_unstable();
             // The same candidate at the same distance: equal keys, side by side.
             let mut unique = 0;
             for index in 0..taken.len() {
-                if unique == 0 || taken[index].0 != taken[unique - 1].0 {
+                if unique == 0 || taken[index] != taken[unique - 1] {
                     taken[unique] = taken[index];
                     unique += 1;
                 }
@@ -114,11 +108,11 @@ impl<'a> NearestKeys<'a> {
             self.count = unique.min(self.capacity);
         } else {
             if self.capacity < taken.len() && self.capacity > 0 {
-                taken.select_nth_unstable_by_key(self.capacity - 1, |&(key, _)| key);
+                taken.select_nth_unstable(self.capacity - 1);
             }
             self.count = self.capacity;
         }
-        if let Some(&(farthest, _)) = self
+        if let Some(&farthest) = self
             .capacity
             .checked_sub(1)
             .and_then(|last| self.kept[..self.count].get(last))
@@ -131,17 +125,17 @@ impl<'a> NearestKeys<'a> {
         }
     }
 
-    /// The nearest candidates, nearest first: each one's squared distance and slot.
+    /// The nearest candidates, nearest first: each one's squared distance and id.
     pub fn nearest(&mut self) -> impl Iterator<Item = (f32, u32)> + '_ {
         // With repeats, each once however few.
         if self.repeats || self.count > self.capacity {
             self.keep_nearest();
         }
         let taken = &mut self.kept[..self.count];
-        taken.sort_unstable_by_key(|&(key, _)| key);
+        taken.sort_unstable();
         taken
             .iter()
-            .map(|&(key, slot)| (f32::from_bits((key >> 32) as u32), slot))
+            .map(|&key| (f32::from_bits((key >> 32) as u32), key as u32))
     }
 }
 
@@ -165,13 +159,13 @@ mod tests {
         let mut kept = Vec::new();
         let mut keys = NearestKeys::new(7, 3.0, 3, false, &mut kept);
         // The agent itself, one beyond the reach, a tie at 2 broken by id, one too far to
-        // subtract, in three runs (slots 0.., 10.., 20..).
+        // subtract, in three runs.
         let first = [at(0.0, 7), at(10.0, 1), at(3.0 - 1e-6, 2), at(2.0, 5)];
-        keys.offer_run(Vector::ZERO, 0, &first, |p| p);
+        keys.offer_run(Vector::ZERO, &first, |p| p);
         let second = [at(2.0, 3), at(f32::NAN, 8), at(1.0, 9), at(2.0, 4)];
-        keys.offer_run(Vector::ZERO, 10, &second, |p| p);
-        keys.offer_run(Vector::ZERO, 20, &[at(2.0, 0), at(2.5, 6)], |p| p);
-        assert_eq!(chosen(&mut keys), vec![(1.0, 12), (4.0, 20), (4.0, 10)]);
+        keys.offer_run(Vector::ZERO, &second, |p| p);
+        keys.offer_run(Vector::ZERO, &[at(2.0, 0), at(2.5, 6)], |p| p);
+        assert_eq!(chosen(&mut keys), vec![(1.0, 9), (4.0, 0), (4.0, 3)]);
     }
 
     #[test]
@@ -180,30 +174,30 @@ mod tests {
         let mut keys = NearestKeys::new(0, 100.0, 3, false, &mut kept);
         // Ids 1 to 40 at distances 40 down to 1, then ties with the third nearest.
         let far_first: Vec<Candidate> = (1..=40).map(|id| at((41 - id) as f32, id)).collect();
-        keys.offer_run(Vector::ZERO, 0, &far_first, |p| p);
+        keys.offer_run(Vector::ZERO, &far_first, |p| p);
         assert_eq!(keys.range_squared(), 9.0_f32.next_up());
-        keys.offer_run(Vector::ZERO, 50, &[at(3.0, 41), at(3.0, 2), at(3.5, 1)], |p| p);
-        // Ids 40, 39 and 38 at 1, 2 and 3 (slots 39, 38, 37); the tie at 3 with id 2 beats 38.
-        assert_eq!(chosen(&mut keys), vec![(1.0, 39), (4.0, 38), (9.0, 51)]);
+        keys.offer_run(Vector::ZERO, &[at(3.0, 41), at(3.0, 2), at(3.5, 1)], |p| p);
+        // Ids 40, 39 and 38 at 1, 2 and 3; the tie at 3 with id 2 beats 38.
+        assert_eq!(chosen(&mut keys), vec![(1.0, 40), (4.0, 39), (9.0, 2)]);
     }
 
     #[test]
     fn a_candidate_offered_twice_comes_in_once() {
         let mut kept = Vec::new();
         let mut keys = NearestKeys::new(0, 10.0, 3, true, &mut kept);
-        keys.offer_run(Vector::ZERO, 0, &[at(1.0, 1), at(2.0, 2)], |p| p);
-        keys.offer_run(Vector::ZERO, 0, &[at(1.0, 1), at(2.0, 2)], |p| p);
-        assert_eq!(chosen(&mut keys), vec![(1.0, 0), (4.0, 1)]);
-        keys.offer_run(Vector::ZERO, 5, &[at(3.0, 3), at(4.0, 4)], |p| p);
-        keys.offer_run(Vector::ZERO, 0, &[at(1.0, 1)], |p| p);
-        assert_eq!(chosen(&mut keys), vec![(1.0, 0), (4.0, 1), (9.0, 5)]);
+        keys.offer_run(Vector::ZERO, &[at(1.0, 1), at(2.0, 2)], |p| p);
+        keys.offer_run(Vector::ZERO, &[at(1.0, 1), at(2.0, 2)], |p| p);
+        assert_eq!(chosen(&mut keys), vec![(1.0, 1), (4.0, 2)]);
+        keys.offer_run(Vector::ZERO, &[at(3.0, 3), at(4.0, 4)], |p| p);
+        keys.offer_run(Vector::ZERO, &[at(1.0, 1)], |p| p);
+        assert_eq!(chosen(&mut keys), vec![(1.0, 1), (4.0, 2), (9.0, 3)]);
     }
 
     #[test]
     fn a_capacity_of_zero_keeps_nothing() {
         let mut kept = Vec::new();
         let mut keys = NearestKeys::new(0, 10.0, 0, false, &mut kept);
-        keys.offer_run(Vector::ZERO, 0, &[at(1.0, 1)], |p| p);
+        keys.offer_run(Vector::ZERO, &[at(1.0, 1)], |p| p);
         assert!(chosen(&mut keys).is_empty());
         assert_eq!(keys.range_squared(), 0.0);
     }
