@@ -159,81 +159,103 @@ impl<T: Copy> Cells<T> {
         let low = self.key(centre - Vector::splat(reach));
         let high = self.key(centre + Vector::splat(reach));
         let home = self.key(centre);
+        // The cells' coordinates in reach, along each axis, at most `MAX_RINGS` from home.
+        let span = |axis: usize| {
+            (
+                low[axis].max(home[axis].saturating_sub(MAX_RINGS)),
+                high[axis].min(home[axis].saturating_add(MAX_RINGS)),
+            )
+        };
+        let ((x_low, x_high), (y_low, y_high)) = (span(0), span(1));
+        let (z_low, z_high) = if DIMENSIONS == 3 { span(2) } else { (0, 0) };
         let rings = (1..DIMENSIONS)
             .map(|axis| (home[axis] - low[axis]).max(high[axis] - home[axis]))
             .max()
             .unwrap_or(0)
             .clamp(0, MAX_RINGS);
-        let (x_low, x_high) = (
-            low[0].max(home[0].saturating_sub(MAX_RINGS)),
-            high[0].min(home[0].saturating_add(MAX_RINGS)),
-        );
         let mut range_squared = reach * reach;
-        let mut visited = [usize::MAX; MAX_CELLS];
+        // Only the hashed layout needs to remember the buckets it has visited.
+        let mut visited: Option<[u32; MAX_CELLS]> = None;
         let mut visited_count = 0;
-        for ring in 0..=rings {
-            let from = |axis: usize| (home[axis] - ring).max(low[axis]);
-            let to = |axis: usize| (home[axis] + ring).min(high[axis]);
-            let (z_from, z_to) = if DIMENSIONS == 3 {
-                (from(2), to(2))
-            } else {
-                (0, 0)
-            };
-            for z in z_from..=z_to {
-                for y in from(1)..=to(1) {
-                    let on_ring = (y - home[1]).abs() == ring
-                        || (DIMENSIONS == 3 && (z - home[2]).abs() == ring);
-                    if !on_ring {
-                        continue;
+        let mut row = |y: i32, z: i32, gap_squared: f32, range_squared: &mut f32| {
+            // The half chord the range leaves of the row along the first axis (widened by the
+            // roundings of the coordinates).
+            let half_chord = (*range_squared - gap_squared).sqrt();
+            let slack = (centre[0].abs() + half_chord + self.cell_size) * ROUNDING;
+            let first = self.axis_key(centre[0] - half_chord - slack).max(x_low);
+            let last = self.axis_key(centre[0] + half_chord + slack).min(x_high);
+            match self.layout {
+                Layout::Dense { origin, extent } => {
+                    // The row's cells are neighbouring buckets: one run of entries.
+                    let offset = |axis: usize, at: i32| i64::from(at) - i64::from(origin[axis]);
+                    let (y_at, z_at) = (offset(1, y), offset(2, z));
+                    let first = offset(0, first).max(0);
+                    let last = offset(0, last).min(extent[0] as i64 - 1);
+                    if y_at < 0
+                        || y_at >= extent[1] as i64
+                        || z_at < 0
+                        || z_at >= extent[2] as i64
+                        || last < first
+                    {
+                        return;
                     }
-                    // The row's distance across it, and the half chord the range leaves of
-                    // it along the first axis (widened by the rounding of the coordinates).
-                    let row_gap_squared = self.gap_squared_across([0, y, z], centre);
-                    if row_gap_squared >= range_squared {
-                        continue;
+                    let row = (z_at as usize * extent[1] + y_at as usize) * extent[0];
+                    let start = self.starts[row + first as usize];
+                    let end = self.starts[row + last as usize + 1];
+                    if start < end {
+                        let run = &self.entries[start as usize..end as usize];
+                        *range_squared = each(start, run).min(*range_squared);
                     }
-                    let half_chord = (range_squared - row_gap_squared).sqrt();
-                    let slack = (centre[0].abs() + half_chord + self.cell_size) * ROUNDING;
-                    let first = self.axis_key(centre[0] - half_chord - slack).max(x_low);
-                    let last = self.axis_key(centre[0] + half_chord + slack).min(x_high);
-                    match self.layout {
-                        Layout::Dense { origin, extent } => {
-                            // The row's cells are neighbouring buckets: one run of entries.
-                            let Some(row) = self.bucket([origin[0], y, z]) else {
-                                continue;
-                            };
-                            let offset = |x: i32| i64::from(x) - i64::from(origin[0]);
-                            let first = offset(first).max(0) as usize;
-                            let last = offset(last).min(extent[0] as i64 - 1);
-                            if last < first as i64 {
-                                continue;
-                            }
-                            let (first, last) = (row + first, row + last as usize);
-                            let (start, end) = (self.starts[first], self.starts[last + 1]);
-                            if start < end {
-                                let run = &self.entries[start as usize..end as usize];
-                                range_squared = each(start, run).min(range_squared);
-                            }
+                }
+                Layout::Hashed { .. } => {
+                    let visited = visited.get_or_insert([u32::MAX; MAX_CELLS]);
+                    for x in first..=last {
+                        let Some(bucket) = self.bucket([x, y, z]) else {
+                            continue;
+                        };
+                        // Hashed cells may share a bucket: each bucket once.
+                        if visited[..visited_count].contains(&(bucket as u32)) {
+                            continue;
                         }
-                        Layout::Hashed { .. } => {
-                            for x in first..=last {
-                                let Some(bucket) = self.bucket([x, y, z]) else {
-                                    continue;
-                                };
-                                // Hashed cells may share a bucket: each bucket once.
-                                if visited[..visited_count].contains(&bucket) {
-                                    continue;
-                                }
-                                if visited_count < MAX_CELLS {
-                                    visited[visited_count] = bucket;
-                                    visited_count += 1;
-                                }
-                                let (start, end) = (self.starts[bucket], self.starts[bucket + 1]);
-                                if start < end {
-                                    let run = &self.entries[start as usize..end as usize];
-                                    range_squared = each(start, run).min(range_squared);
-                                }
-                            }
+                        if visited_count < MAX_CELLS {
+                            visited[visited_count] = bucket as u32;
+                            visited_count += 1;
+                        }
+                        let (start, end) = (self.starts[bucket], self.starts[bucket + 1]);
+                        if start < end {
+                            let run = &self.entries[start as usize..end as usize];
+                            *range_squared = each(start, run).min(*range_squared);
+                        }
+                    }
+                }
+            }
+        };
+        for ring in 0..=rings {
+            let z_from = (home[2] - ring).max(z_low);
+            let z_to = (home[2] + ring).min(z_high);
+            for z in z_from..=z_to {
+                let z_gap_squared = if DIMENSIONS == 3 {
+                    self.axis_gap_squared(2, z, centre)
+                } else {
+                    0.0
+                };
+                // On a face of the ring every row across it is on the ring; elsewhere only the
+                // two at the ring's distance along the second axis.
+                let whole = ring == 0 || (DIMENSIONS == 3 && (z - home[2]).abs() == ring);
+                let y_from = (home[1] - ring).max(y_low);
+                let y_to = (home[1] + ring).min(y_high);
+                let mut visit = |y: i32| {
+                    let gap_squared = z_gap_squared + self.axis_gap_squared(1, y, centre);
+                    if gap_squared < range_squared {
+                        row(y, z, gap_squared, &mut range_squared);
+                    }
+                };
+                if whole {
+                    (y_from..=y_to).for_each(&mut visit);
+                } else {
+                    for y in [home[1] - ring, home[1] + ring] {
+                        if (y_from..=y_to).contains(&y) {
+                            visit(y);
                         }
                     }
                 }
@@ -241,20 +263,15 @@ impl<T: Copy> Cells<T> {
         }
     }
 
-    /// The squared distance from `point` to the nearest point of the row of cells through
-    /// `key` along the first axis (the first axis left out), less the roundings of the cells'
-    /// bounds and of the point's coordinates (so never more than an entry's true distance).
+    /// The squared distance from `point` to the nearest point of the slab of cells at
+    /// coordinate `at` along `axis`, less the roundings of the cells' bounds and of the point's
+    /// coordinate (so never more than an entry's true distance along it).
     #[inline]
-    fn gap_squared_across(&self, key: CellKey, point: Vector) -> f32 {
-        let mut gap_squared = 0.0;
-        for axis in 1..DIMENSIONS {
-            let low = key[axis] as f32 * self.cell_size;
-            let slack = (point[axis].abs() + self.cell_size) * ROUNDING;
-            let gap = ((low - point[axis]).max(point[axis] - (low + self.cell_size)) - slack)
-                .max(0.0);
-            gap_squared += gap * gap;
-        }
-        gap_squared
+    fn axis_gap_squared(&self, axis: usize, at: i32, point: Vector) -> f32 {
+        let low = at as f32 * self.cell_size;
+        let slack = (point[axis].abs() + self.cell_size) * ROUNDING;
+        let gap = ((low - point[axis]).max(point[axis] - (low + self.cell_size)) - slack).max(0.0);
+        gap * gap
     }
 
     /// The cell coordinate of `coordinate` along any axis: `floor(coordinate / cell_size)`
