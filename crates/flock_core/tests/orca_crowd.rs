@@ -121,7 +121,11 @@ fn check(agents: &[CrowdAgent], space: Space) {
             0.25,
             &ScopedThreads(threads),
         );
-        assert_eq!(differs(crowd.new_velocities()), None, "on {threads} threads");
+        assert_eq!(
+            differs(crowd.new_velocities()),
+            None,
+            "on {threads} threads"
+        );
     }
 }
 

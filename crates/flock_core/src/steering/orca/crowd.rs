@@ -271,7 +271,13 @@ impl Grid<'_> {
                 nearest.extend(keys.nearest().map(|(distance_squared, id)| {
                     let neighbour = &self.others[id as usize];
                     let position = seen(neighbour.position);
-                    (distance_squared, OrcaNeighbour { position, ..*neighbour })
+                    (
+                        distance_squared,
+                        OrcaNeighbour {
+                            position,
+                            ..*neighbour
+                        },
+                    )
                 }));
             },
             obstacles.iter().map(Borrow::borrow),

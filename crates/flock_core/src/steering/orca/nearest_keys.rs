@@ -68,7 +68,12 @@ impl<'a> NearestKeys<'a> {
     /// number (positions too far apart to subtract) is out of range; the agent itself is
     /// skipped.
     #[inline]
-    pub fn offer_run(&mut self, centre: Vector, run: &[Candidate], seen: impl Fn(Vector) -> Vector) {
+    pub fn offer_run(
+        &mut self,
+        centre: Vector,
+        run: &[Candidate],
+        seen: impl Fn(Vector) -> Vector,
+    ) {
         if self.kept.len() < self.count + run.len() {
             self.kept.resize(self.count + run.len(), 0);
         }
