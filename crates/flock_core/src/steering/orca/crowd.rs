@@ -38,6 +38,7 @@ pub struct OrcaCrowd {
     velocities: Vec<Vector>,
     contact: ContactScratch,
     before: Vec<Vector>,
+    /// The buffers of the agents left out of the grid, worked out after the chunks.
     scratch: OrcaScratch,
     kept: Vec<u64>,
 }
