@@ -1,7 +1,10 @@
 //! [`OrcaCrowd`]'s neighbour search against brute force: every agent's velocity from the
-//! crowd's grid is the bits [`orca_velocity`] gives with every agent offered, for crowds packed
-//! in a box (the grid's dense layout), spread far apart (its hashed layout) and in a wrapping
-//! world (neighbours across the seams). `flock_core3d` runs the same cases in 3D.
+//! crowd's grid, on one thread and on several, is the bits [`orca_velocity`] gives with every
+//! agent offered, for crowds packed in a box (the grid's dense layout), spread far apart (its
+//! hashed layout), in a wrapping world (neighbours across the seams), on a lattice (neighbours
+//! at equal distances, ordered by id), far more crowded than the neighbour count (the search
+//! narrows as it goes), and with agents whose position or velocity is not a number among them.
+//! `flock_core3d` runs the same cases in 3D.
 
 #[cfg(not(flock_3d))]
 extern crate flock_core as kernel;
@@ -110,14 +113,20 @@ fn check(agents: &[CrowdAgent], space: Space) {
         None,
         "(agent, grid, brute force)"
     );
-    crowd.compute_in(
-        Some(&space),
-        agents,
-        &[] as &[Shape],
-        0.25,
-        &ScopedThreads(3),
-    );
-    assert_eq!(differs(crowd.new_velocities()), None, "on three threads");
+    for threads in [2, 3, 4, 7] {
+        crowd.compute_in(
+            Some(&space),
+            agents,
+            &[] as &[Shape],
+            0.25,
+            &ScopedThreads(threads),
+        );
+        assert_eq!(
+            differs(crowd.new_velocities()),
+            None,
+            "on {threads} threads"
+        );
+    }
 }
 
 fn plain() -> Space {
@@ -147,4 +156,59 @@ fn a_wrapping_world_finds_neighbours_across_its_seams() {
             periodic: true,
         },
     );
+}
+
+#[test]
+fn a_lattice_orders_neighbours_at_equal_distances_by_id() {
+    // Agents on the points of a square (cubic) lattice of spacing 1: many neighbours at exactly
+    // the same distance, fewer kept than tie, so the id decides which.
+    let per_side: usize = if DIMENSIONS == 2 { 30 } else { 10 };
+    let count = per_side.pow(DIMENSIONS as u32);
+    let mut agents = crowd(count, 1.0, 0.0);
+    for (index, agent) in agents.iter_mut().enumerate() {
+        let mut rest = index;
+        for axis in 0..DIMENSIONS {
+            agent.position[axis] = (rest % per_side) as f32 - per_side as f32 / 2.0;
+            rest /= per_side;
+        }
+        agent.params.neighbour_distance = 2.5;
+        agent.params.max_neighbours = 3 + index % 4;
+        agent.params.radius = 0.3;
+    }
+    check(&agents, plain());
+}
+
+#[test]
+fn a_crowd_far_denser_than_its_neighbour_count_finds_the_nearest() {
+    // About three hundred agents within each one's reach, four to seven of them used.
+    let mut agents = crowd(1500, 20.0, 0.0);
+    for (index, agent) in agents.iter_mut().enumerate() {
+        agent.params.neighbour_distance = 5.0;
+        agent.params.max_neighbours = 4 + index % 4;
+        agent.params.radius = 0.1;
+    }
+    check(&agents, plain());
+}
+
+#[test]
+fn agents_whose_position_or_velocity_is_not_a_number_are_nobodys_neighbour() {
+    let mut agents = crowd(1200, 40.0, 0.0);
+    for (index, agent) in agents.iter_mut().enumerate() {
+        match index % 50 {
+            3 => agent.velocity = Vector::splat(f32::NAN),
+            7 => agent.velocity = Vector::splat(f32::INFINITY),
+            11 => agent.position = Vector::splat(f32::NAN),
+            13 => agent.position = Vector::splat(f32::NEG_INFINITY),
+            _ => {}
+        }
+    }
+    check(&agents, plain());
+    let mut crowd = OrcaCrowd::default();
+    crowd.compute(&agents, &[] as &[Shape], 0.25, &ScopedThreads(2));
+    for (index, velocity) in crowd.new_velocities().iter().enumerate() {
+        assert!(velocity.is_finite(), "agent {index}: {velocity}");
+        if [3, 7, 11, 13].contains(&(index % 50)) {
+            assert_eq!(*velocity, Vector::ZERO, "agent {index}");
+        }
+    }
 }

@@ -16,6 +16,10 @@ const MAX_RINGS: i32 = 3;
 /// The most cells a nearest-first query visits: `(2 * MAX_RINGS + 1)` per axis.
 const MAX_CELLS: usize = 7usize.pow(DIMENSIONS as u32);
 
+/// A relative bound on the roundings between a position, its cell's coordinates and the
+/// cell's bounds: the walk widens what it visits by this much of the coordinates involved.
+const ROUNDING: f32 = 8.0 * f32::EPSILON;
+
 /// How cells map to buckets.
 #[derive(Clone, Copy, Debug)]
 enum Layout {
@@ -30,6 +34,8 @@ enum Layout {
 #[derive(Clone, Debug)]
 pub(super) struct Cells<T> {
     cell_size: f32,
+    /// One over the cell size: a cell's coordinates by a multiplication.
+    per_cell: f32,
     layout: Layout,
     /// Where each bucket's entries start in `entries` (one more than the buckets).
     starts: Vec<u32>,
@@ -43,6 +49,7 @@ impl<T> Default for Cells<T> {
     fn default() -> Self {
         Self {
             cell_size: 1.0,
+            per_cell: 1.0,
             layout: Layout::Hashed { mask: 0 },
             starts: Vec::new(),
             entries: Vec::new(),
@@ -60,6 +67,7 @@ impl<T: Copy> Cells<T> {
         } else {
             1.0
         };
+        self.per_cell = self.cell_size.recip();
         self.staged.clear();
         let (mut low, mut high) = ([i32::MAX; 3], [i32::MIN; 3]);
         for (position, value) in items {
@@ -131,62 +139,123 @@ impl<T: Copy> Cells<T> {
     }
 
     /// Calls `each` with every entry of the cells that meet the ball of `reach` about
-    /// `centre`, nearest cells first (the centre's own, then ring by ring), each entry once;
-    /// `each` returns the squared distance beyond which nothing is wanted any more (a nearest-k
-    /// search's shrinking range), and cells wholly beyond it are skipped. Entries of other
-    /// cells that share a visited cell's bucket come too (the caller filters by distance).
-    pub fn nearest_first(&self, centre: Vector, reach: f32, mut each: impl FnMut(&T) -> f32) {
+    /// `centre`, each entry once, in runs (slices of [`entries`](Self::entries), with the
+    /// first one's slot there), row by row along the first axis: the centre's own row, then
+    /// ring by ring across the others. `each` returns the squared distance beyond which nothing
+    /// is wanted any more (a nearest-k search's shrinking range); each row is cut to the chord
+    /// the ball of that range leaves of it, so cells wholly beyond it are skipped. In the dense
+    /// layout a row's cells are one run; in the hashed layout each cell's bucket is one.
+    /// Entries of other cells that share a visited cell's bucket come too (the caller filters
+    /// by distance).
+    pub fn nearest_first(
+        &self,
+        centre: Vector,
+        reach: f32,
+        mut each: impl FnMut(u32, &[T]) -> f32,
+    ) {
         if self.entries.is_empty() || !centre.is_finite() || reach.is_nan() {
             return;
         }
         let low = self.key(centre - Vector::splat(reach));
         let high = self.key(centre + Vector::splat(reach));
         let home = self.key(centre);
-        let rings = (0..DIMENSIONS)
+        // The cells' coordinates in reach, along each axis, at most `MAX_RINGS` from home.
+        let span = |axis: usize| {
+            (
+                low[axis].max(home[axis].saturating_sub(MAX_RINGS)),
+                high[axis].min(home[axis].saturating_add(MAX_RINGS)),
+            )
+        };
+        let ((x_low, x_high), (y_low, y_high)) = (span(0), span(1));
+        let (z_low, z_high) = if DIMENSIONS == 3 { span(2) } else { (0, 0) };
+        let rings = (1..DIMENSIONS)
             .map(|axis| (home[axis] - low[axis]).max(high[axis] - home[axis]))
             .max()
             .unwrap_or(0)
             .clamp(0, MAX_RINGS);
         let mut range_squared = reach * reach;
-        let hashed = matches!(self.layout, Layout::Hashed { .. });
-        let mut visited = [usize::MAX; MAX_CELLS];
+        // Only the hashed layout needs to remember the buckets it has visited.
+        let mut visited: Option<[u32; MAX_CELLS]> = None;
         let mut visited_count = 0;
-        for ring in 0..=rings {
-            // The cells of this ring within the query's box.
-            let from = |axis: usize| (home[axis] - ring).max(low[axis]);
-            let to = |axis: usize| (home[axis] + ring).min(high[axis]);
-            let (z_from, z_to) = if DIMENSIONS == 3 {
-                (from(2), to(2))
-            } else {
-                (0, 0)
-            };
-            for z in z_from..=z_to {
-                for y in from(1)..=to(1) {
-                    for x in from(0)..=to(0) {
-                        let on_ring = (x - home[0]).abs() == ring
-                            || (y - home[1]).abs() == ring
-                            || (DIMENSIONS == 3 && (z - home[2]).abs() == ring);
-                        let key = [x, y, z];
-                        if !on_ring || self.gap_squared(key, centre) >= range_squared {
-                            continue;
-                        }
-                        let Some(bucket) = self.bucket(key) else {
+        let mut row = |y: i32, z: i32, gap_squared: f32, range_squared: &mut f32| {
+            // The half chord the range leaves of the row along the first axis (widened by the
+            // roundings of the coordinates).
+            let half_chord = (*range_squared - gap_squared).sqrt();
+            let slack = (centre[0].abs() + half_chord + self.cell_size) * ROUNDING;
+            let first = self.axis_key(centre[0] - half_chord - slack).max(x_low);
+            let last = self.axis_key(centre[0] + half_chord + slack).min(x_high);
+            match self.layout {
+                Layout::Dense { origin, extent } => {
+                    // The row's cells are neighbouring buckets: one run of entries.
+                    let offset = |axis: usize, at: i32| i64::from(at) - i64::from(origin[axis]);
+                    let (y_at, z_at) = (offset(1, y), offset(2, z));
+                    let first = offset(0, first).max(0);
+                    let last = offset(0, last).min(extent[0] as i64 - 1);
+                    if y_at < 0
+                        || y_at >= extent[1] as i64
+                        || z_at < 0
+                        || z_at >= extent[2] as i64
+                        || last < first
+                    {
+                        return;
+                    }
+                    let row = (z_at as usize * extent[1] + y_at as usize) * extent[0];
+                    let start = self.starts[row + first as usize];
+                    let end = self.starts[row + last as usize + 1];
+                    if start < end {
+                        let run = &self.entries[start as usize..end as usize];
+                        *range_squared = each(start, run).min(*range_squared);
+                    }
+                }
+                Layout::Hashed { .. } => {
+                    let visited = visited.get_or_insert([u32::MAX; MAX_CELLS]);
+                    for x in first..=last {
+                        let Some(bucket) = self.bucket([x, y, z]) else {
                             continue;
                         };
-                        // Hashed cells may share a bucket: each bucket once. (Dense cells
-                        // have their own.)
-                        if hashed {
-                            if visited[..visited_count].contains(&bucket) {
-                                continue;
-                            }
-                            if visited_count < MAX_CELLS {
-                                visited[visited_count] = bucket;
-                                visited_count += 1;
-                            }
+                        // Hashed cells may share a bucket: each bucket once.
+                        if visited[..visited_count].contains(&(bucket as u32)) {
+                            continue;
+                        }
+                        if visited_count < MAX_CELLS {
+                            visited[visited_count] = bucket as u32;
+                            visited_count += 1;
                         }
                         let (start, end) = (self.starts[bucket], self.starts[bucket + 1]);
-                        for value in &self.entries[start as usize..end as usize] {
-                            range_squared = each(value).min(range_squared);
+                        if start < end {
+                            let run = &self.entries[start as usize..end as usize];
+                            *range_squared = each(start, run).min(*range_squared);
+                        }
+                    }
+                }
+            }
+        };
+        for ring in 0..=rings {
+            let z_from = (home[2] - ring).max(z_low);
+            let z_to = (home[2] + ring).min(z_high);
+            for z in z_from..=z_to {
+                let z_gap_squared = if DIMENSIONS == 3 {
+                    self.axis_gap_squared(2, z, centre)
+                } else {
+                    0.0
+                };
+                // On a face of the ring every row across it is on the ring; elsewhere only the
+                // two at the ring's distance along the second axis.
+                let whole = ring == 0 || (DIMENSIONS == 3 && (z - home[2]).abs() == ring);
+                let y_from = (home[1] - ring).max(y_low);
+                let y_to = (home[1] + ring).min(y_high);
+                let mut visit = |y: i32| {
+                    let gap_squared = z_gap_squared + self.axis_gap_squared(1, y, centre);
+                    if gap_squared < range_squared {
+                        row(y, z, gap_squared, &mut range_squared);
+                    }
+                };
+                if whole {
+                    (y_from..=y_to).for_each(&mut visit);
+                } else {
+                    for y in [home[1] - ring, home[1] + ring] {
+                        if (y_from..=y_to).contains(&y) {
+                            visit(y);
                         }
                     }
                 }
@@ -194,24 +263,37 @@ impl<T: Copy> Cells<T> {
         }
     }
 
-    /// The squared distance from `point` to the nearest point of cell `key`.
-    fn gap_squared(&self, key: CellKey, point: Vector) -> f32 {
-        let mut gap_squared = 0.0;
-        for axis in 0..DIMENSIONS {
-            let low = key[axis] as f32 * self.cell_size;
-            let gap = (low - point[axis])
-                .max(point[axis] - (low + self.cell_size))
-                .max(0.0);
-            gap_squared += gap * gap;
+    /// The squared distance from `point` to the nearest point of the slab of cells at
+    /// coordinate `at` along `axis`, less the roundings of the cells' bounds and of the point's
+    /// coordinate (so never more than an entry's true distance along it).
+    #[inline]
+    fn axis_gap_squared(&self, axis: usize, at: i32, point: Vector) -> f32 {
+        let low = at as f32 * self.cell_size;
+        let slack = (point[axis].abs() + self.cell_size) * ROUNDING;
+        let gap = ((low - point[axis]).max(point[axis] - (low + self.cell_size)) - slack).max(0.0);
+        gap * gap
+    }
+
+    /// The cell coordinate of `coordinate` along any axis: `floor(coordinate / cell_size)`
+    /// (through the inverse, so a cell's bounds may be off by a rounding: the walk allows for
+    /// it), saturating at `i32`'s range (and 0 for not a number), as `floor() as i32` gives it
+    /// but without a call into the maths library (baseline x86-64 has no rounding instruction).
+    #[inline]
+    fn axis_key(&self, coordinate: f32) -> i32 {
+        let quotient = coordinate * self.per_cell;
+        let truncated = quotient as i32;
+        if truncated as f32 > quotient {
+            truncated.saturating_sub(1)
+        } else {
+            truncated
         }
-        gap_squared
     }
 
     fn key(&self, position: Vector) -> CellKey {
         let mut key = [0; 3];
         for (axis, slot) in key.iter_mut().enumerate().take(DIMENSIONS) {
-            // `as` saturates: agents beyond i32's range share the outermost cells.
-            *slot = (position[axis] / self.cell_size).floor() as i32;
+            // Saturating: agents beyond i32's range share the outermost cells.
+            *slot = self.axis_key(position[axis]);
         }
         key
     }

@@ -91,14 +91,16 @@ impl ContactPass {
         for (index, agent) in agents.iter().enumerate() {
             let Some(own) = radius(agent) else { continue };
             let search = 2.0 * largest + margin;
-            cells.nearest_first(agent.position, search, |&other| {
-                let them = &agents[other as usize];
-                if other as usize > index
-                    && let Some(theirs) = radius(them)
-                {
-                    let reach = own + theirs + margin;
-                    if agent.position.distance_squared(them.position) < reach * reach {
-                        pairs.push((index as u32, other));
+            cells.nearest_first(agent.position, search, |_, run| {
+                for &other in run {
+                    let them = &agents[other as usize];
+                    if other as usize > index
+                        && let Some(theirs) = radius(them)
+                    {
+                        let reach = own + theirs + margin;
+                        if agent.position.distance_squared(them.position) < reach * reach {
+                            pairs.push((index as u32, other));
+                        }
                     }
                 }
                 search * search

@@ -11,7 +11,8 @@ use std::borrow::Borrow;
 use super::agent::CrowdAgent;
 use super::cells::Cells;
 use super::contact::{ContactPass, ContactScratch};
-use super::{OrcaAgent, OrcaNeighbour, OrcaScratch, orca_velocity_offered};
+use super::nearest_keys::{Candidate, NearestKeys};
+use super::{OrcaAgent, OrcaNeighbour, OrcaScratch, orca_velocity_among};
 use crate::math::Vector;
 use crate::parallel::{Executor, chunk_len_for};
 use crate::space::{MAX_IMAGES, Space};
@@ -21,6 +22,8 @@ use crate::steering::Shape;
 #[derive(Clone, Debug, Default)]
 struct Chunk {
     scratch: OrcaScratch,
+    /// The neighbour selection's keys (see [`NearestKeys`]).
+    kept: Vec<u64>,
     /// Each agent's index and new velocity.
     velocities: Vec<(u32, Vector)>,
 }
@@ -28,12 +31,16 @@ struct Chunk {
 /// Buffers for stepping a crowd; a step allocates nothing once they have grown.
 #[derive(Clone, Debug, Default)]
 pub struct OrcaCrowd {
-    cells: Cells<OrcaNeighbour>,
+    cells: Cells<Candidate>,
+    /// Each agent as a neighbour, by id.
+    others: Vec<OrcaNeighbour>,
     chunks: Vec<Chunk>,
     velocities: Vec<Vector>,
     contact: ContactScratch,
     before: Vec<Vector>,
+    /// The buffers of the agents left out of the grid, worked out after the chunks.
     scratch: OrcaScratch,
+    kept: Vec<u64>,
 }
 
 impl OrcaCrowd {
@@ -70,34 +77,26 @@ impl OrcaCrowd {
             .map(|agent| agent.params.reach())
             .fold(0.0_f32, f32::max)
             / 2.0;
+        // An agent whose position or velocity is not a number is nobody's neighbour: it stays
+        // out of the grid (and its own velocity, zero, comes after).
         self.cells.build(
             cell_size,
             agents.iter().enumerate().map(|(index, agent)| {
-                let params = &agent.params;
-                let (radius, share) = if params.is_valid() {
-                    let preferred = if agent.preferred_velocity.is_finite() {
-                        agent.preferred_velocity.clamp_length_max(agent.max_speed)
-                    } else {
-                        Vector::ZERO
-                    };
-                    (params.radius, params.share(preferred, agent.max_speed))
+                let position = if agent.velocity.is_finite() {
+                    agent.position
                 } else {
-                    // Each neighbour sees its own size (a radius that is not a number) and takes
-                    // the whole avoidance.
-                    (f32::NAN, 0.0)
+                    Vector::NAN
                 };
-                (
-                    agent.position,
-                    OrcaNeighbour {
-                        position: agent.position,
-                        velocity: agent.velocity,
-                        radius,
-                        share,
-                        id: index as u64,
-                    },
-                )
+                let candidate = Candidate {
+                    position: agent.position,
+                    id: index as u32,
+                };
+                (position, candidate)
             }),
         );
+        self.others.clear();
+        self.others
+            .extend((0..agents.len()).map(|index| as_neighbour(agents, index as u32)));
 
         // Agents are worked out in the grid's order, so those of a chunk query the same few
         // cells (warm in the cache); each result goes back to its agent's index after.
@@ -105,23 +104,27 @@ impl OrcaCrowd {
         let chunk_len = chunk_len_for(order.len(), executor.threads());
         let chunk_count = order.len().div_ceil(chunk_len);
         self.chunks.resize_with(chunk_count, Chunk::default);
-        let cells = &self.cells;
+        let grid = Grid {
+            space: space.filter(|space| space.periodic),
+            cells: &self.cells,
+            others: &self.others,
+        };
         executor.for_each_chunk(&mut self.chunks, 1, |index, chunk| {
             let Chunk {
                 scratch,
+                kept,
                 velocities,
             } = &mut chunk[0];
             let first = index * chunk_len;
             let end = (first + chunk_len).min(order.len());
             velocities.clear();
-            for entry in &order[first..end] {
-                let id = entry.id as usize;
-                let velocity =
-                    agent_velocity(space, cells, agents, id, obstacles, time_step, scratch);
+            for candidate in &order[first..end] {
+                let id = candidate.id as usize;
+                let velocity = grid.velocity(agents, id, obstacles, time_step, scratch, kept);
                 velocities.push((id as u32, velocity));
             }
         });
-        // NaN marks an agent left out of the grid (its position is not finite).
+        // NaN marks an agent left out of the grid.
         self.velocities.clear();
         self.velocities.resize(agents.len(), Vector::NAN);
         for chunk in &self.chunks {
@@ -129,10 +132,10 @@ impl OrcaCrowd {
                 self.velocities[id as usize] = velocity;
             }
         }
-        let scratch = &mut self.scratch;
+        let (scratch, kept) = (&mut self.scratch, &mut self.kept);
         for (id, velocity) in self.velocities.iter_mut().enumerate() {
             if velocity.is_nan() {
-                *velocity = agent_velocity(space, cells, agents, id, obstacles, time_step, scratch);
+                *velocity = grid.velocity(agents, id, obstacles, time_step, scratch, kept);
             }
         }
     }
@@ -183,55 +186,105 @@ impl OrcaCrowd {
     }
 }
 
-/// Agent `id`'s ORCA velocity among the others in `cells` (seen across the seams of a wrapping
-/// `space`).
-fn agent_velocity(
-    space: Option<&Space>,
-    cells: &Cells<OrcaNeighbour>,
-    agents: &[CrowdAgent],
-    id: usize,
-    obstacles: &[impl Borrow<Shape>],
-    time_step: f32,
-    scratch: &mut OrcaScratch,
-) -> Vector {
-    let agent = &agents[id];
-    let me = OrcaAgent {
+/// Agent `index` as its neighbours see it. Agents with invalid parameters take no share, and
+/// each neighbour sees them at its own size (a radius that is not a number).
+fn as_neighbour(agents: &[CrowdAgent], index: u32) -> OrcaNeighbour {
+    let agent = &agents[index as usize];
+    let params = &agent.params;
+    let (radius, share) = if params.is_valid() {
+        let preferred = if agent.preferred_velocity.is_finite() {
+            agent.preferred_velocity.clamp_length_max(agent.max_speed)
+        } else {
+            Vector::ZERO
+        };
+        (params.radius, params.share(preferred, agent.max_speed))
+    } else {
+        (f32::NAN, 0.0)
+    };
+    OrcaNeighbour {
         position: agent.position,
         velocity: agent.velocity,
-        preferred_velocity: agent.preferred_velocity,
-        max_speed: agent.max_speed,
-        id: id as u64,
-    };
-    let reach = if agent.params.is_valid() {
-        agent.params.reach()
-    } else {
-        0.0
-    };
-    orca_velocity_offered(
-        &me,
-        |nearest| match space.filter(|space| space.periodic) {
-            None => cells.nearest_first(agent.position, reach, |n| {
-                nearest.offer(*n);
-                nearest.range_squared()
-            }),
-            Some(space) => {
+        radius,
+        share,
+        id: u64::from(index),
+    }
+}
+
+/// A step's agents in their grid, for the neighbour search.
+struct Grid<'a> {
+    /// The space, where it wraps.
+    space: Option<&'a Space>,
+    cells: &'a Cells<Candidate>,
+    /// The agents as neighbours, by id.
+    others: &'a [OrcaNeighbour],
+}
+
+impl Grid<'_> {
+    /// Agent `id`'s ORCA velocity among the others (seen across the seams of a wrapping space).
+    fn velocity(
+        &self,
+        agents: &[CrowdAgent],
+        id: usize,
+        obstacles: &[impl Borrow<Shape>],
+        time_step: f32,
+        scratch: &mut OrcaScratch,
+        kept: &mut Vec<u64>,
+    ) -> Vector {
+        let agent = &agents[id];
+        let me = OrcaAgent {
+            position: agent.position,
+            velocity: agent.velocity,
+            preferred_velocity: agent.preferred_velocity,
+            max_speed: agent.max_speed,
+            id: id as u64,
+        };
+        let params = &agent.params;
+        let position = agent.position;
+        // The neighbour's position as the agent sees it: across the seams, its nearest image.
+        let seen = |other: Vector| match self.space {
+            None => other,
+            Some(space) => position + space.delta(position, other),
+        };
+        orca_velocity_among(
+            &me,
+            |nearest| {
+                // Called only for valid parameters.
+                let reach = params.reach();
                 let mut images = [Vector::ZERO; MAX_IMAGES];
-                let count = space.query_images(agent.position, reach, &mut images);
+                let count = match self.space {
+                    None => {
+                        images[0] = position;
+                        1
+                    }
+                    Some(space) => space.query_images(position, reach, &mut images),
+                };
+                let capacity = params.neighbour_cap();
+                let mut keys = NearestKeys::new(id as u32, reach, capacity, count > 1, kept);
                 for image in &images[..count] {
-                    // Each neighbour at its nearest image, as the index's queries see it.
-                    cells.nearest_first(*image, reach, |n| {
-                        nearest.offer(OrcaNeighbour {
-                            position: agent.position + space.delta(agent.position, n.position),
-                            ..*n
-                        });
-                        nearest.range_squared()
+                    self.cells.nearest_first(*image, reach, |_, run| {
+                        match self.space {
+                            None => keys.offer_run(position, run, |other| other),
+                            Some(_) => keys.offer_run(position, run, seen),
+                        }
+                        keys.range_squared()
                     });
                 }
-            }
-        },
-        obstacles.iter().map(Borrow::borrow),
-        &agent.params,
-        time_step,
-        scratch,
-    )
+                nearest.extend(keys.nearest().map(|(distance_squared, id)| {
+                    let neighbour = &self.others[id as usize];
+                    let position = seen(neighbour.position);
+                    (
+                        distance_squared,
+                        OrcaNeighbour {
+                            position,
+                            ..*neighbour
+                        },
+                    )
+                }));
+            },
+            obstacles.iter().map(Borrow::borrow),
+            params,
+            time_step,
+            scratch,
+        )
+    }
 }

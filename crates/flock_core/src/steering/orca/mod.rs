@@ -31,6 +31,7 @@ mod contact;
 mod crowd;
 mod half_planes;
 mod lines;
+mod nearest_keys;
 mod program;
 #[cfg(flock_3d)]
 mod program_3d;
@@ -319,9 +320,12 @@ pub fn orca_velocity(
     time_step: f32,
     scratch: &mut OrcaScratch,
 ) -> Vector {
-    orca_velocity_offered(
+    orca_velocity_among(
         agent,
-        |nearest| neighbours.into_iter().for_each(|n| nearest.offer(n)),
+        |nearest| {
+            let mut set = NearestSet::new(agent, params, nearest);
+            neighbours.into_iter().for_each(|n| set.offer(n));
+        },
         obstacles,
         params,
         time_step,
@@ -329,11 +333,12 @@ pub fn orca_velocity(
     )
 }
 
-/// [`orca_velocity`] with the candidates offered by `offer_all` one by one to the nearest set
-/// (for a neighbour index that visits rather than iterates).
-pub(super) fn orca_velocity_offered(
+/// [`orca_velocity`] with the neighbours chosen by `select`, which fills the empty list it is
+/// given with RVO2's neighbours and their squared distances, nearest first, as [`NearestSet`]
+/// chooses them (for a neighbour index that selects in its own way).
+pub(super) fn orca_velocity_among(
     agent: &OrcaAgent,
-    offer_all: impl FnOnce(&mut NearestSet<'_>),
+    select: impl FnOnce(&mut Vec<(f32, OrcaNeighbour)>),
     obstacles: impl IntoIterator<Item = impl Borrow<Shape>>,
     params: &OrcaParams,
     time_step: f32,
@@ -382,8 +387,8 @@ pub(super) fn orca_velocity_offered(
     let obstacles = constraints.len();
     *obstacle_count = obstacles;
 
-    let mut set = NearestSet::new(agent, params, nearest);
-    offer_all(&mut set);
+    nearest.clear();
+    select(nearest);
     let own_share = params.share(preferred.clamp_length_max(max_speed), max_speed);
     for (_, neighbour) in nearest.iter() {
         let radius = if neighbour.radius.is_finite() && neighbour.radius >= 0.0 {
@@ -441,7 +446,7 @@ pub(super) fn orca_velocity_offered(
 /// RVO2's neighbours (`Agent::insertAgentNeighbor`): the nearest
 /// [`OrcaParams::neighbour_cap`] of the candidates offered strictly within
 /// [`OrcaParams::reach`], nearest first (ties by id), with their squared distances.
-pub(super) struct NearestSet<'a> {
+struct NearestSet<'a> {
     position: Vector,
     id: u64,
     capacity: usize,
@@ -466,16 +471,10 @@ impl<'a> NearestSet<'a> {
         }
     }
 
-    /// The squared distance a neighbour must be nearer than to come in now.
-    #[inline]
-    pub(super) fn range_squared(&self) -> f32 {
-        self.range_squared
-    }
-
     /// Takes `neighbour` in if it is among the nearest so far; skips the agent itself and
     /// neighbours whose position or velocity is not finite.
     #[inline]
-    pub(super) fn offer(&mut self, neighbour: OrcaNeighbour) {
+    fn offer(&mut self, neighbour: OrcaNeighbour) {
         let distance_squared = (self.position - neighbour.position).length_squared();
         // Not finite for positions too far apart to subtract: skipped as out of range.
         if distance_squared.is_nan()

@@ -1,0 +1,209 @@
+//! The crowd step's neighbour selection: the same choice as [`NearestSet`](super::NearestSet)
+//! (RVO2's nearest `k` strictly within the neighbour distance, nearest first, ties by id, each
+//! candidate once), made in batches: the candidates of a run of the grid are taken without a
+//! branch on their distance, and the nearest `k` picked from them by selection (not by sorting
+//! them all, nor by inserting them one by one in order), which also shrinks the range the rest
+//! of the search looks in.
+
+use crate::math::Vector;
+
+/// How many candidates beyond twice the capacity are taken before the nearest are picked.
+const SLACK: usize = 0;
+
+/// A candidate as the grid holds it: what its distance and order need, so that a search reads
+/// little memory.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Candidate {
+    /// Where it is.
+    pub position: Vector,
+    /// Its id (its index among the crowd's agents).
+    pub id: u32,
+}
+
+/// The candidates within range taken so far, each as a key.
+///
+/// A key is the squared distance's bits above the candidate's id. Both are non-negative, so the
+/// keys' integer order is the order by distance, then id: [`NearestSet`](super::NearestSet)'s.
+pub(super) struct NearestKeys<'a> {
+    own_id: u32,
+    capacity: usize,
+    range_squared: f32,
+    /// Whether a candidate may be offered twice (through two images of a wrapping world).
+    repeats: bool,
+    /// The candidates taken are `kept[..count]`; the rest is room to write into.
+    kept: &'a mut Vec<u64>,
+    count: usize,
+}
+
+impl<'a> NearestKeys<'a> {
+    /// An empty selection of at most `capacity` candidates nearer than `reach`, for the agent
+    /// `own_id` (which is never kept); `repeats` if a candidate may be offered more than once.
+    /// `kept` is its buffer.
+    pub fn new(
+        own_id: u32,
+        reach: f32,
+        capacity: usize,
+        repeats: bool,
+        kept: &'a mut Vec<u64>,
+    ) -> Self {
+        Self {
+            own_id,
+            capacity,
+            range_squared: reach * reach,
+            repeats,
+            kept,
+            count: 0,
+        }
+    }
+
+    /// The squared distance a candidate must be nearer than to come in now.
+    #[inline]
+    pub fn range_squared(&self) -> f32 {
+        self.range_squared
+    }
+
+    /// Takes those of `run` that lie within range of `centre`, seen from there at
+    /// `seen(position)` (their nearest image in a wrapping world), then, once many more than
+    /// `capacity` are taken, keeps the nearest `capacity` and shrinks the range to them. Not a
+    /// number (positions too far apart to subtract) is out of range; the agent itself is
+    /// skipped.
+    #[inline]
+    pub fn offer_run(
+        &mut self,
+        centre: Vector,
+        run: &[Candidate],
+        seen: impl Fn(Vector) -> Vector,
+    ) {
+        if self.kept.len() < self.count + run.len() {
+            self.kept.resize(self.count + run.len(), 0);
+        }
+        let (range_squared, own_id) = (self.range_squared, self.own_id);
+        let room = &mut self.kept[self.count..self.count + run.len()];
+        let mut taken = 0;
+        for (candidate, _) in run.iter().zip(0..room.len()) {
+            let distance_squared = (centre - seen(candidate.position)).length_squared();
+            // Written in any case, counted only if within range: no branch to mispredict.
+            // Within range means a number, zero or more, whose bits order as it does.
+            let key = (u64::from(distance_squared.to_bits()) << 32) | u64::from(candidate.id);
+            room[taken] = key;
+            taken += usize::from(distance_squared < range_squared && candidate.id != own_id);
+        }
+        self.count += taken;
+        // Selecting after every run would cost more than the candidates it saves: only once
+        // there are many more than wanted (a crowd much denser than the neighbour count).
+        if self.count > 2 * self.capacity + SLACK {
+            self.keep_nearest();
+        }
+    }
+
+    /// Keeps the nearest `capacity` of the candidates taken (each once) and shrinks the range
+    /// so that only as near or nearer ones may still come in.
+    fn keep_nearest(&mut self) {
+        let taken = &mut self.kept[..self.count];
+        if self.repeats {
+            taken.sort_unstable();
+            // The same candidate at the same distance: equal keys, side by side.
+            let mut unique = 0;
+            for index in 0..taken.len() {
+                if unique == 0 || taken[index] != taken[unique - 1] {
+                    taken[unique] = taken[index];
+                    unique += 1;
+                }
+            }
+            self.count = unique.min(self.capacity);
+        } else {
+            if self.capacity < taken.len() && self.capacity > 0 {
+                taken.select_nth_unstable(self.capacity - 1);
+            }
+            self.count = self.capacity;
+        }
+        if let Some(&farthest) = self
+            .capacity
+            .checked_sub(1)
+            .and_then(|last| self.kept[..self.count].get(last))
+        {
+            // Selection leaves the farthest kept last (sorting, too).
+            self.range_squared = f32::from_bits((farthest >> 32) as u32).next_up();
+        }
+        if self.capacity == 0 {
+            self.range_squared = 0.0;
+        }
+    }
+
+    /// The nearest candidates, nearest first: each one's squared distance and id.
+    pub fn nearest(&mut self) -> impl Iterator<Item = (f32, u32)> + '_ {
+        // With repeats, each once however few.
+        if self.repeats || self.count > self.capacity {
+            self.keep_nearest();
+        }
+        let taken = &mut self.kept[..self.count];
+        taken.sort_unstable();
+        taken
+            .iter()
+            .map(|&key| (f32::from_bits((key >> 32) as u32), key as u32))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Candidate `id` at `distance` along the first axis from the origin.
+    fn at(distance: f32, id: u32) -> Candidate {
+        let mut position = Vector::ZERO;
+        position[0] = distance;
+        Candidate { position, id }
+    }
+
+    fn chosen(keys: &mut NearestKeys<'_>) -> Vec<(f32, u32)> {
+        keys.nearest().collect()
+    }
+
+    #[test]
+    fn keeps_the_nearest_by_distance_then_id_without_itself() {
+        let mut kept = Vec::new();
+        let mut keys = NearestKeys::new(7, 3.0, 3, false, &mut kept);
+        // The agent itself, one beyond the reach, a tie at 2 broken by id, one too far to
+        // subtract, in three runs.
+        let first = [at(0.0, 7), at(10.0, 1), at(3.0 - 1e-6, 2), at(2.0, 5)];
+        keys.offer_run(Vector::ZERO, &first, |p| p);
+        let second = [at(2.0, 3), at(f32::NAN, 8), at(1.0, 9), at(2.0, 4)];
+        keys.offer_run(Vector::ZERO, &second, |p| p);
+        keys.offer_run(Vector::ZERO, &[at(2.0, 0), at(2.5, 6)], |p| p);
+        assert_eq!(chosen(&mut keys), vec![(1.0, 9), (4.0, 0), (4.0, 3)]);
+    }
+
+    #[test]
+    fn many_candidates_shrink_the_range_to_the_nearest_kept() {
+        let mut kept = Vec::new();
+        let mut keys = NearestKeys::new(0, 100.0, 3, false, &mut kept);
+        // Ids 1 to 40 at distances 40 down to 1, then ties with the third nearest.
+        let far_first: Vec<Candidate> = (1..=40).map(|id| at((41 - id) as f32, id)).collect();
+        keys.offer_run(Vector::ZERO, &far_first, |p| p);
+        assert_eq!(keys.range_squared(), 9.0_f32.next_up());
+        keys.offer_run(Vector::ZERO, &[at(3.0, 41), at(3.0, 2), at(3.5, 1)], |p| p);
+        // Ids 40, 39 and 38 at 1, 2 and 3; the tie at 3 with id 2 beats 38.
+        assert_eq!(chosen(&mut keys), vec![(1.0, 40), (4.0, 39), (9.0, 2)]);
+    }
+
+    #[test]
+    fn a_candidate_offered_twice_comes_in_once() {
+        let mut kept = Vec::new();
+        let mut keys = NearestKeys::new(0, 10.0, 3, true, &mut kept);
+        keys.offer_run(Vector::ZERO, &[at(1.0, 1), at(2.0, 2)], |p| p);
+        keys.offer_run(Vector::ZERO, &[at(1.0, 1), at(2.0, 2)], |p| p);
+        assert_eq!(chosen(&mut keys), vec![(1.0, 1), (4.0, 2)]);
+        keys.offer_run(Vector::ZERO, &[at(3.0, 3), at(4.0, 4)], |p| p);
+        keys.offer_run(Vector::ZERO, &[at(1.0, 1)], |p| p);
+        assert_eq!(chosen(&mut keys), vec![(1.0, 1), (4.0, 2), (9.0, 3)]);
+    }
+
+    #[test]
+    fn a_capacity_of_zero_keeps_nothing() {
+        let mut kept = Vec::new();
+        let mut keys = NearestKeys::new(0, 10.0, 0, false, &mut kept);
+        keys.offer_run(Vector::ZERO, &[at(1.0, 1)], |p| p);
+        assert!(chosen(&mut keys).is_empty());
+        assert_eq!(keys.range_squared(), 0.0);
+    }
+}
