@@ -168,7 +168,8 @@ mod tests {
         theirs[9000].1 += 1;
         let (a, b) = (held(ours), held(theirs));
         let mut message = a.first_digest::<()>(5).unwrap();
-        for _ in 0..10 {
+        // Each digest goes to the other peer, which answers from its own boids.
+        for answering in [&b, &a].into_iter().cycle().take(10) {
             let Message::Digest {
                 tick,
                 lo,
@@ -178,7 +179,7 @@ mod tests {
             else {
                 unreachable!()
             };
-            match b.answer::<()>(tick, lo, hi, &buckets) {
+            match answering.answer::<()>(tick, lo, hi, &buckets) {
                 DigestReply::Narrower(reply) => message = reply,
                 DigestReply::Found(report) => {
                     assert!(report.contains("[4321]"), "{report}");

@@ -108,6 +108,25 @@ impl LocalLink {
     }
 }
 
+impl LocalLink {
+    /// Sends `bytes` at once, past any lockstep: for tools and tests that speak the protocol
+    /// themselves.
+    pub fn send_raw(&self, bytes: Vec<u8>) {
+        // A send fails only when the other end is gone.
+        let _ = self.to.send((Instant::now(), bytes));
+    }
+
+    /// Every message that has arrived, at once (the latency is not waited for): for tools and
+    /// tests that speak the protocol themselves.
+    pub fn receive_raw(&mut self) -> Vec<Vec<u8>> {
+        let mut messages: Vec<Vec<u8>> = self.in_flight.drain(..).map(|(_, bytes)| bytes).collect();
+        if let Ok(from) = self.from.get_mut() {
+            messages.extend(from.try_iter().map(|(_, bytes)| bytes));
+        }
+        messages
+    }
+}
+
 /// The in-process transport: the [`LocalLink`]s of this app, pumped each update. Add ends at
 /// any time (a player joining later).
 #[derive(Resource, Debug, Default)]

@@ -411,14 +411,13 @@ impl<C: Clone + PartialEq> Session<C> {
             let Some(book) = self.hashes.get(&tick) else {
                 break;
             };
-            let players: Vec<u8> = self.players_at(tick).collect();
-            let Some(hashes) = players
-                .iter()
-                .map(|&player| book[player as usize].map(|hash| (player, hash)))
-                .collect::<Option<Vec<_>>>()
-            else {
+            if !self.missing_hashes(tick).is_empty() {
                 break;
-            };
+            }
+            // Every seated player's hash, and those of players who have left since, if sent.
+            let hashes: Vec<(u8, u64)> = (self.players_at(tick))
+                .filter_map(|player| book[player as usize].map(|hash| (player, hash)))
+                .collect();
             if hashes.windows(2).any(|pair| pair[0].1 != pair[1].1) {
                 return Err(Desync { tick, hashes });
             }
@@ -429,10 +428,12 @@ impl<C: Clone + PartialEq> Session<C> {
         Ok(())
     }
 
-    /// The players seated for `tick` whose hash of it is not in.
+    /// The players still seated whose hash of `tick` is not in. A player that has left is
+    /// not waited for: it may have gone before sending its last ticks' hashes.
     pub fn missing_hashes(&self, tick: u64) -> Vec<u8> {
         let book = self.hashes.get(&tick);
         self.players_at(tick)
+            .filter(|&player| self.seat(player).is_some_and(|seat| seat.until.is_none()))
             .filter(|&player| book.is_none_or(|book| book[player as usize].is_none()))
             .collect()
     }
