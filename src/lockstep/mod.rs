@@ -30,9 +30,17 @@ pub use hash::FlockStateHash;
 #[cfg(feature = "lockstep")]
 mod commands;
 #[cfg(feature = "lockstep")]
+mod config;
+#[cfg(feature = "lockstep")]
 mod desync;
 #[cfg(feature = "lockstep")]
+mod guest;
+#[cfg(feature = "lockstep")]
+mod host;
+#[cfg(feature = "lockstep")]
 mod network;
+#[cfg(feature = "lockstep")]
+mod peer;
 #[cfg(feature = "lockstep")]
 mod plugin;
 #[cfg(feature = "lockstep")]
@@ -44,17 +52,20 @@ mod session;
 #[cfg(feature = "lockstep")]
 mod snapshot;
 #[cfg(feature = "lockstep")]
+mod ticks;
+#[cfg(feature = "lockstep")]
 mod wire;
 
 #[cfg(feature = "lockstep")]
 pub use commands::FlockCommand;
 #[cfg(feature = "lockstep")]
+pub use config::{Fingerprint, LockstepConfig, LockstepRole, Pacing};
+#[cfg(feature = "lockstep")]
 pub use network::{LinkEvent, LinkId, LocalLink, LocalLinks, LockstepNetwork};
 #[cfg(feature = "lockstep")]
-pub use plugin::{
-    Fingerprint, Lockstep, LockstepConfig, LockstepEnd, LockstepPlugin, LockstepRole,
-    LockstepState, LockstepTick, Pacing, TickInputs,
-};
+pub use peer::{Lockstep, LockstepEnd, LockstepState, TickInputs};
+#[cfg(feature = "lockstep")]
+pub use plugin::{LockstepPlugin, LockstepTick};
 #[cfg(feature = "lockstep")]
 pub use registry::LockstepAppExt;
 #[cfg(feature = "renet")]

@@ -471,16 +471,14 @@ mod tests {
                 let me = sessions[index].me();
                 let hash = hash_of(me, tick);
                 let sent = sessions[index].finish_tick(hash);
-                for other in 0..sessions.len() {
+                for (other, session) in sessions.iter_mut().enumerate() {
                     if other == index {
                         continue;
                     }
                     if let Some((first, last, commands)) = sent.clone() {
-                        sessions[other]
-                            .receive_inputs(me, first, last, commands)
-                            .unwrap();
+                        session.receive_inputs(me, first, last, commands).unwrap();
                     }
-                    sessions[other].receive_hash(me, tick, hash).unwrap();
+                    session.receive_hash(me, tick, hash).unwrap();
                 }
                 progressed = true;
             }
@@ -494,9 +492,9 @@ mod tests {
         for index in 0..sessions.len() {
             let me = sessions[index].me();
             if let Some((first, last, commands)) = sessions[index].open() {
-                for other in 0..sessions.len() {
+                for (other, session) in sessions.iter_mut().enumerate() {
                     if other != index {
-                        sessions[other]
+                        session
                             .receive_inputs(me, first, last, commands.clone())
                             .unwrap();
                     }
