@@ -44,11 +44,13 @@ impl SteeringForce {
         prioritised.fold(self.sum, |sum, force| sum + force)
     }
 
-    /// Drops the forces added so far and adds `force` alone at `priority`: for a way of
-    /// combining that weighs every behaviour itself (context steering).
+    /// Drops the behaviours' forces added so far and adds `force` at `priority` instead: for a
+    /// way of combining that weighs every behaviour itself (context steering). The flocking
+    /// force stays, as it does beside a weighted sum.
     pub(crate) fn replace(&mut self, priority: SteeringPriority, force: Vector) {
         self.sum = Vector::ZERO;
-        self.prioritised.clear();
+        self.prioritised
+            .retain(|&(kept, _)| kept == SteeringPriority::Flocking);
         self.add(priority, force);
     }
 
@@ -78,7 +80,8 @@ impl SteeringForce {
 /// obstacles, colliders and collisions first, then staying inside a pen, fleeing and evading,
 /// escaping hunters, the flocking rules, then following (flow fields, paths, leaders, offsets,
 /// formations), pursuing, hunting, queueing, seeking, arriving and wandering last (context
-/// steering, where a boid has it, replaces all of these with its one decision). Wall avoidance stays
+/// steering, where a boid has it, replaces the behaviours' forces with its one decision, and
+/// the flocking force keeps its place). Wall avoidance stays
 /// outside the combination (its push is added after it, as in the cocos2d-x crowd demo), and a
 /// group member's velocity is set by its group.
 ///
@@ -184,4 +187,42 @@ pub enum SteeringPriority {
     Wander,
     /// Forces added by systems of your own.
     Own,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_context_decision_replaces_the_behaviours_and_keeps_the_flocking_force() {
+        let flocking = Vector::ONE;
+        let seek = Vector::ONE * 2.0;
+        let decision = Vector::ONE * 3.0;
+        for combination in [
+            SteeringCombination::WeightedSum,
+            SteeringCombination::PrioritisedAllocation,
+            SteeringCombination::FirstNonNegligible { threshold: 0.0 },
+        ] {
+            let mut force = SteeringForce::default();
+            force.start(combination);
+            if combination.is_prioritised() {
+                // Under a weighted sum the flocking force goes straight to the acceleration.
+                force.add(SteeringPriority::Flocking, flocking);
+            }
+            force.add(SteeringPriority::Seek, seek);
+            force.replace(SteeringPriority::Context, decision);
+            let (sum, prioritised) = force.take();
+            if combination.is_prioritised() {
+                assert_eq!(
+                    *prioritised,
+                    vec![
+                        (SteeringPriority::Flocking, flocking),
+                        (SteeringPriority::Context, decision)
+                    ]
+                );
+            } else {
+                assert_eq!(sum, decision);
+            }
+        }
+    }
 }

@@ -30,7 +30,7 @@ mod pursuit;
 mod queue;
 mod seek;
 mod sight_flock;
-mod slicing;
+pub(crate) mod slicing;
 mod species;
 mod steerers;
 mod target;

@@ -5,6 +5,7 @@ use std::marker::PhantomData;
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
+use bevy::reflect::TypePath;
 use flock_core::steering::Vehicle;
 use flock_core::{FlockConfig, Vector};
 
@@ -76,14 +77,17 @@ impl Default for TimeSlicing {
 #[reflect(Component, Debug, PartialEq, Default)]
 pub struct SlicingFocus;
 
-/// A sliced behaviour's last force for one boid, reused on the steps it does not update.
-#[derive(Component, Debug)]
-pub(crate) struct SlicedAnswer<B> {
+/// A sliced behaviour's last force for one boid, reused on the steps it does not update: part
+/// of the simulation's state (a lockstep snapshot keeps it).
+#[derive(Component, Reflect, Debug)]
+#[reflect(Component, Default)]
+pub(crate) struct SlicedAnswer<B: TypePath> {
     force: Option<Vector>,
+    #[reflect(ignore)]
     behaviour: PhantomData<fn() -> B>,
 }
 
-impl<B> Default for SlicedAnswer<B> {
+impl<B: TypePath> Default for SlicedAnswer<B> {
     fn default() -> Self {
         Self {
             force: None,
@@ -168,7 +172,7 @@ pub(crate) type SlicedSteerers<'w, 's, B> =
 /// As [`crate::behaviours::add_forces`], for a costly behaviour: `force` runs only for the
 /// boids `plan` says are due (and for any without an answer yet); the others add the force
 /// they found last time.
-pub(crate) fn add_sliced_forces<B: Prioritised>(
+pub(crate) fn add_sliced_forces<B: Prioritised + TypePath>(
     steerers: &mut SlicedSteerers<B>,
     config: &FlockConfig,
     plan: &SlicePlan,

@@ -114,6 +114,7 @@ pub(super) fn finish_joining<I: LockstepInput>(world: &mut World, lockstep: &mut
     let Some(joining) = lockstep.joining.take() else {
         return;
     };
+    let started = Instant::now();
     let bytes: Vec<u8> = joining.parts.into_iter().flatten().flatten().collect();
     lockstep.snapshot_bytes = bytes.len() as u64;
     let restored = FlockSnapshot::from_bytes(&bytes).and_then(|snapshot| {
@@ -147,8 +148,10 @@ pub(super) fn finish_joining<I: LockstepInput>(world: &mut World, lockstep: &mut
     lockstep.state = LockstepState::Playing;
     lockstep.last_progress = Instant::now();
     info!(
-        "lockstep: joined as player {me} at tick {} ({} bytes of snapshot)",
-        joining.tick, lockstep.snapshot_bytes
+        "lockstep: joined as player {me} at tick {} ({} bytes of snapshot, restored in {:.1} ms)",
+        joining.tick,
+        lockstep.snapshot_bytes,
+        started.elapsed().as_secs_f64() * 1e3
     );
     if let (Some((first, last, commands)), Some(host)) = (opening, lockstep.host_link) {
         let message = Message::Inputs {

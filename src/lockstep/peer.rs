@@ -282,6 +282,19 @@ impl<I: LockstepInput> Lockstep<I> {
         self.outbox.push((link, bytes));
     }
 
+    /// The links this peer talks to: the host's guests that have their snapshot, or a guest's
+    /// link to its host.
+    pub(super) fn peer_links(&self) -> Vec<LinkId> {
+        if self.is_host() {
+            (self.guests.values())
+                .filter(|guest| guest.live)
+                .map(|guest| guest.link)
+                .collect()
+        } else {
+            self.host_link.into_iter().collect()
+        }
+    }
+
     /// The host sends `message` to every guest that has its snapshot, but `except`.
     pub(super) fn broadcast(&mut self, message: &Message<I>, except: Option<LinkId>) {
         let links: Vec<LinkId> = (self.guests.values())

@@ -4,11 +4,12 @@ use bevy::prelude::*;
 use bevy::reflect::{FromReflect, GetTypeRegistration, TypePath};
 
 use super::snapshot::LockstepRegistry;
+use crate::behaviours::slicing::SlicedAnswer;
 use crate::behaviours::{
     Arrive, AvoidCollisions, AvoidObstacles, AvoidWalls, BoidGroup, ContextSteering, Evade, Flee,
     FlockFlowField, FlockPath, FollowFlowField, FollowLeader, FollowPath, FollowWall, Formation,
     FormationMember, GroupMember, MotionLimits, Obstacle, OffsetPursuit, Orca, Pen, Pursue, Queue,
-    Seek, SightFlock, SpeciesRelations, StayInside, TimeSlicing, TurnRate, Wander,
+    Seek, SightFlock, SlicingFocus, SpeciesRelations, StayInside, TimeSlicing, TurnRate, Wander,
 };
 use crate::clock::FlockClock;
 use crate::components::{Acceleration, Boid, Species, SteeringWeights, Velocity};
@@ -56,10 +57,13 @@ impl LockstepAppExt for App {
 
 /// The plugin's components and resources that hold simulation state.
 pub(super) fn register_simulation(app: &mut App) {
-    app.register_type::<Transform>();
-    app.world_mut()
-        .get_resource_or_init::<LockstepRegistry>()
-        .add_component::<Transform>(false);
+    // What every drawn thing has, or what a behaviour keeps between steps: saved with an
+    // entity that takes part, but no reason on its own to take part.
+    app.register_type::<Transform>()
+        .register_type::<SlicedAnswer<AvoidCollisions>>();
+    let mut registry = app.world_mut().get_resource_or_init::<LockstepRegistry>();
+    registry.add_component::<Transform>(false);
+    registry.add_component::<SlicedAnswer<AvoidCollisions>>(false);
     app.add_lockstep_component::<BoidId>()
         .add_lockstep_component::<Boid>()
         .add_lockstep_component::<Velocity>()
@@ -95,6 +99,7 @@ pub(super) fn register_simulation(app: &mut App) {
         .add_lockstep_component::<SightFlock>()
         .add_lockstep_component::<ContextSteering>()
         .add_lockstep_component::<Orca>()
+        .add_lockstep_component::<SlicingFocus>()
         .add_lockstep_resource::<FlockSettings>()
         .add_lockstep_resource::<FlockClock>()
         .add_lockstep_resource::<BoidIds>()

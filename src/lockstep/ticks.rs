@@ -7,7 +7,6 @@ use bevy::prelude::*;
 
 use super::commands::FlockCommand;
 use super::config::Pacing;
-use super::network::LinkId;
 use super::peer::{Lockstep, LockstepEnd, LockstepState, TickInputs};
 use super::plugin::{LockstepTick, disconnected};
 use super::session::MAX_DELAY;
@@ -25,16 +24,7 @@ pub(super) fn adapt_delay<I: LockstepInput>(lockstep: &mut Lockstep<I>) {
     {
         lockstep.last_ping = Some(now);
         let stamp = lockstep.started.elapsed().as_nanos() as u64;
-        let links: Vec<LinkId> = if lockstep.is_host() {
-            lockstep
-                .guests
-                .values()
-                .filter(|guest| guest.live)
-                .map(|guest| guest.link)
-                .collect()
-        } else {
-            lockstep.host_link.into_iter().collect()
-        };
+        let links = lockstep.peer_links();
         for link in links {
             lockstep.send(link, &Message::Ping { stamp });
         }
@@ -220,16 +210,7 @@ pub(super) fn check_hashes<I: LockstepInput>(lockstep: &mut Lockstep<I>) {
         }
         return;
     };
-    let links: Vec<LinkId> = if lockstep.is_host() {
-        lockstep
-            .guests
-            .values()
-            .filter(|guest| guest.live)
-            .map(|guest| guest.link)
-            .collect()
-    } else {
-        lockstep.host_link.into_iter().collect()
-    };
+    let links = lockstep.peer_links();
     match lockstep.boid_hashes.first_digest(desync.tick) {
         Some(digest) => {
             for link in links {

@@ -124,9 +124,25 @@ fn log_hash(inputs: Res<TickInputs<Play>>, hash: FlockStateHash, mut log: ResMut
 pub fn start_flock(app: &mut App, boids: usize, players: u8) {
     let world = app.world_mut();
     world.resource_mut::<FlockRng>().reseed(7);
-    for boid in bevy_flock::spawn_boids(world, boids, Placement::RandomInBounds) {
-        if boid.index_u32() % 4 == 0 {
-            world.entity_mut(boid).insert(Wander::default());
+    for (index, boid) in bevy_flock::spawn_boids(world, boids, Placement::RandomInBounds)
+        .into_iter()
+        .enumerate()
+    {
+        match index % 4 {
+            0 => {
+                world.entity_mut(boid).insert(Wander::default());
+            }
+            // Collision prediction sliced over three steps: each boid keeps its last answer.
+            1 => {
+                world.entity_mut(boid).insert(AvoidCollisions {
+                    params: CollisionParams {
+                        min_distance: 12.0,
+                        horizon: 1.0,
+                    },
+                    weight: 2.0,
+                });
+            }
+            _ => {}
         }
     }
     for player in 0..players {
@@ -164,6 +180,7 @@ pub fn peer(config: LockstepConfig) -> App {
         max_boids: 5_000,
         ..default()
     })
+    .insert_resource(TimeSlicing::new(3, 60.0))
     .add_lockstep_component::<Hunter>()
     .init_resource::<HashLog>()
     .add_systems(
