@@ -315,13 +315,19 @@ fn a_game_with_a_last_tick_finishes_on_every_peer_there() {
         peers.iter_mut().for_each(App::update);
     }
     for app in &peers {
-        eprintln!(
-            "tick {} checked {}",
-            lockstep(app).tick(),
-            lockstep(app).checked_through()
-        );
         assert_eq!(lockstep(app).state(), &LockstepState::Finished);
         assert_eq!(lockstep(app).tick(), 120);
         assert_eq!(lockstep(app).checked_through(), 120);
+    }
+    // A player who comes after the end is told so.
+    let mut after = peer(last(LockstepRole::Guest));
+    connect(&mut peers[0], &mut after, 3, Duration::ZERO);
+    for _ in 0..10 {
+        peers[0].update();
+        after.update();
+    }
+    match lockstep(&after).state() {
+        LockstepState::Ended(LockstepEnd::Refused(why)) => assert!(why.contains("over"), "{why}"),
+        other => panic!("not refused: {other:?}"),
     }
 }

@@ -143,7 +143,10 @@ pub(super) fn seat_guest<I: LockstepInput>(
     let LockstepRole::Host { max_players, .. } = lockstep.config.role else {
         return Err("not a host".into());
     };
-    if matches!(lockstep.state, LockstepState::Ended(_)) {
+    if matches!(
+        lockstep.state,
+        LockstepState::Ended(_) | LockstepState::Finished
+    ) {
         return Err("the game is over".into());
     }
     let session = lockstep.session.as_mut().ok_or("no game")?;

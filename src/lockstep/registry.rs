@@ -108,4 +108,6 @@ pub(super) fn register_simulation(app: &mut App) {
         .add_lockstep_resource::<FlockFlowField>();
     #[cfg(flock_3d)]
     app.add_lockstep_component::<crate::Banking>();
+    #[cfg(feature = "avian")]
+    app.add_lockstep_component::<crate::AvoidColliders>();
 }
