@@ -31,7 +31,6 @@ mod steering_force;
 #[cfg(feature = "avian")]
 pub use behaviours::AvoidColliders;
 pub use behaviours::ContextSteering;
-pub use behaviours::Orca;
 pub use behaviours::{
     Arrive, AvoidObstacles, AvoidWalls, BoidGroup, Evade, Flee, GroupMember, Hunt, MotionLimits,
     Obstacle, Pursue, Seek, SightFlock, SpeciesRelations, Target, TurnRate, Wander,
@@ -42,6 +41,7 @@ pub use behaviours::{
     FlockPath, FollowLeader, FollowPath, Formation, FormationMember, OffsetPursuit,
 };
 pub use behaviours::{FollowWall, Queue};
+pub use behaviours::{Orca, OrcaContact};
 pub use behaviours::{SlicingFocus, TimeSlicing};
 pub use clock::FlockClock;
 pub use components::{Acceleration, Boid, Species, SteeringWeights, Velocity};
@@ -87,7 +87,7 @@ pub mod prelude {
     #[cfg(flock_3d)]
     pub use crate::Banking;
     pub use crate::ContextSteering;
-    pub use crate::Orca;
+    pub use crate::{Orca, OrcaContact};
     pub use crate::{
         Acceleration, Arrive, AvoidObstacles, AvoidWalls, BehaviourSystems, Boid, BoidGroup,
         BoidId, BoidsPlugin, BoundsSource, Evade, Flee, FlockBehavioursPlugin, FlockClock,

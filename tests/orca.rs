@@ -182,3 +182,36 @@ fn an_obstacle_in_the_way_is_walked_round() {
     );
     assert!(position(&app, walker).distance(level(200.0, 1.0)) < 20.0);
 }
+
+/// Twelve walkers started on top of each other, all arriving at one point: the closest two
+/// centres after each of `steps` steps.
+fn pressed_crowd_closest(contact: OrcaContact, steps: usize) -> Vec<f32> {
+    let mut app = app_with(no_flocking());
+    app.insert_resource(contact);
+    let goal = level(0.0, 0.0);
+    let walkers: Vec<Entity> = (0..12)
+        .map(|i| {
+            let angle = i as f32 * 2.4;
+            let start = level(60.0 + 3.0 * angle.cos(), 3.0 * angle.sin());
+            spawn_boid(&mut app, (WALKER, at(start), arrive(goal), orca()))
+        })
+        .collect();
+    (0..steps)
+        .map(|_| closest_over(&mut app, &walkers, 1))
+        .collect()
+}
+
+#[test]
+fn the_contact_pass_leaves_no_overlap_after_any_step() {
+    let touching = 2.0 * RADIUS - 1e-3;
+    let with_pass = pressed_crowd_closest(OrcaContact::default(), 240);
+    let worst = with_pass.iter().copied().fold(f32::MAX, f32::min);
+    assert!(worst >= touching, "closest centres {worst} after some step");
+    // Without it the crowd starts overlapped and ORCA alone parts it only over several steps.
+    let without = pressed_crowd_closest(OrcaContact(None), 240);
+    assert!(
+        without[0] < touching,
+        "closest centres {} after the first step",
+        without[0]
+    );
+}

@@ -22,6 +22,7 @@ use crate::behaviours::leader::{FollowLeader, follow_leaders};
 use crate::behaviours::limits::{MotionLimits, TurnRate, report_invalid_limits};
 use crate::behaviours::offset_pursuit::{OffsetPursuit, pursue_offsets};
 use crate::behaviours::orca::{Orca, avoid_agents};
+use crate::behaviours::orca_contact::{OrcaContact, part_orca_contacts};
 use crate::behaviours::path::{FlockPath, FollowPath, follow_paths};
 use crate::behaviours::pursuit::{Evade, Pursue};
 use crate::behaviours::queue::{Queue, queue_at_doors};
@@ -184,6 +185,15 @@ impl Plugin for FlockBehavioursPlugin {
                 .after(avoid_obstacles)
                 .before(avoid_collisions)
                 .in_set(BehaviourSystems::Avoidance),
+        );
+
+        // ORCA's contact pass parts what still overlaps once the boids have moved, before the
+        // edges wrap or bounce them.
+        app.init_resource::<OrcaContact>().add_systems(
+            schedule,
+            part_orca_contacts
+                .after(FlockSystems::Integrate)
+                .before(FlockSystems::Edges),
         );
 
         // A prioritised boid's forces start before the flocking force joins them.
