@@ -87,7 +87,6 @@ pub mod prelude {
     #[cfg(flock_3d)]
     pub use crate::Banking;
     pub use crate::ContextSteering;
-    pub use crate::{Orca, OrcaContact};
     pub use crate::{
         Acceleration, Arrive, AvoidObstacles, AvoidWalls, BehaviourSystems, Boid, BoidGroup,
         BoidId, BoidsPlugin, BoundsSource, Evade, Flee, FlockBehavioursPlugin, FlockClock,
@@ -104,6 +103,7 @@ pub mod prelude {
         FlockPath, FollowLeader, FollowPath, Formation, FormationMember, OffsetPursuit,
     };
     pub use crate::{FollowWall, Queue};
+    pub use crate::{Orca, OrcaContact};
     pub use crate::{SlicingFocus, TimeSlicing};
     pub use crate::{SteeringCombination, SteeringPriority};
     #[cfg(all(feature = "render", flock_3d))]

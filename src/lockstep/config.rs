@@ -53,7 +53,7 @@ pub struct LockstepConfig {
     /// (on the host) or the host to have stopped (on a guest).
     pub stall_timeout: Duration,
     /// The game's last tick, if it has one: the peer stops there and, once every player's
-    /// hashes through it agree, is [`LockstepState::Finished`].
+    /// hashes through it agree, is [`LockstepState::Finished`](super::LockstepState::Finished).
     pub last_tick: Option<u64>,
 }
 

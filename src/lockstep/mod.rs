@@ -75,8 +75,9 @@ pub use renet::{
 #[cfg(feature = "lockstep")]
 pub use session::{Desync, MAX_DELAY};
 #[cfg(feature = "lockstep")]
-pub use snapshot::{FlockSnapshot, LockstepRegistry, SnapshotError};
+pub use snapshot::{FlockSnapshot, LockstepRegistry, MAX_SNAPSHOT_BYTES, SnapshotError};
 #[cfg(feature = "lockstep")]
 pub use wire::{
-    Command, LockstepInput, MAX_PLAYERS, Message, PROTOCOL_VERSION, WireError, WireReader,
+    Command, LockstepInput, MAX_COMMANDS_PER_TICK, MAX_MESSAGE_BYTES, MAX_PLAYERS, Message,
+    PROTOCOL_VERSION, WireError, WireReader,
 };

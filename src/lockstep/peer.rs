@@ -65,7 +65,7 @@ pub enum LockstepState {
 
 /// The game's inputs of the tick being run, each with its player, in the order every peer
 /// applies them (player by player, each in the order it made them). Read it from systems in
-/// [`LockstepTick`].
+/// [`LockstepTick`](super::LockstepTick).
 #[derive(Resource, Debug)]
 pub struct TickInputs<I> {
     /// The tick being run.
