@@ -8,11 +8,13 @@
 //! cargo run --release --example lockstep -- --server [ADDR]  # host (default 127.0.0.1:5000)
 //! cargo run --release --example lockstep -- --client ADDR    # join, at any tick
 //! options: --headless  --ticks N  --boids N  --seed S  --players N (to start)  --max-players N
-//!          --random-inputs  --mark-thirds  --desync-at N
+//!          --random-inputs  --mark-thirds  --desync-at N  --resync
 //! ```
 //!
 //! The host chooses the game (its seed, boids and ticks travel in the snapshot a joining player
-//! receives). Headless, a peer exits when the game's ticks are done: 0 when every hash agreed,
+//! receives). With `--resync` (on the host), a desync sends the peers that differ from the host
+//! the game again instead of ending it. Headless, a peer exits when the game's ticks are done: 0
+//! when every hash agreed,
 //! 1 on a desync, 2 when the host left early, 3 when a peer broke the protocol, 4 when it could
 //! not join or the game stalled.
 
@@ -76,6 +78,7 @@ struct Arguments {
     ticks: Option<u64>,
     players: u8,
     max_players: u8,
+    resync: bool,
 }
 
 fn main() -> AppExit {
@@ -92,6 +95,7 @@ fn main() -> AppExit {
         pacing: Pacing::RealTime,
         last_tick: arguments.ticks,
         build: game::GAME_BUILD,
+        resync: arguments.resync,
         ..default()
     };
     let host_role = LockstepRole::Host {
@@ -296,7 +300,10 @@ fn report_and_exit(
     }
     report.reported_tick = tick;
     let (code, linger) = match lockstep.state() {
-        LockstepState::Joining | LockstepState::WaitingForPlayers | LockstepState::Playing => {
+        LockstepState::Joining
+        | LockstepState::WaitingForPlayers
+        | LockstepState::Playing
+        | LockstepState::Resyncing => {
             return;
         }
         LockstepState::Finished => {
@@ -356,6 +363,7 @@ fn parse_arguments(arguments: impl Iterator<Item = String>) -> Result<Arguments,
     let mut random_inputs = false;
     let mut mark_thirds = false;
     let mut desync_at = None;
+    let mut resync = false;
     let address = |text: &str| {
         text.parse::<SocketAddr>()
             .map_err(|_| format!("`{text}` is not an address such as {DEFAULT_ADDRESS}"))
@@ -402,6 +410,7 @@ fn parse_arguments(arguments: impl Iterator<Item = String>) -> Result<Arguments,
             }
             "--random-inputs" => random_inputs = true,
             "--mark-thirds" => mark_thirds = true,
+            "--resync" => resync = true,
             "--desync-at" => {
                 let tick = number("--desync-at", value("--desync-at")?)?;
                 if tick == 0 {
@@ -439,5 +448,6 @@ fn parse_arguments(arguments: impl Iterator<Item = String>) -> Result<Arguments,
         ticks: ticks.or(headless.then_some(600)),
         players,
         max_players,
+        resync,
     })
 }

@@ -11,7 +11,9 @@ mod common;
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy_flock::lockstep::{FlockCommand, FlockSnapshot, LockstepEnd, LockstepRole, LockstepState};
+use bevy_flock::lockstep::{
+    FlockCommand, FlockSnapshot, LockstepConfig, LockstepEnd, LockstepRole, LockstepState,
+};
 use bevy_flock::prelude::*;
 use common::lockstep_game::{
     HashLog, Selected, config, connect, ended, lockstep, peer, player_random, random_play,
@@ -163,12 +165,16 @@ fn three_players_agree_on_every_tick_with_markers_a_window_and_a_late_join() {
 
 #[test]
 fn a_boid_moved_on_one_peer_alone_is_a_desync_at_its_tick_on_every_peer() {
-    let mut host = peer(config(LockstepRole::Host {
+    let no_resync = |role| LockstepConfig {
+        resync: false,
+        ..config(role)
+    };
+    let mut host = peer(no_resync(LockstepRole::Host {
         max_players: 2,
         start_with: 2,
     }));
     start_flock(&mut host, BOIDS, 2);
-    let mut guest = peer(config(LockstepRole::Guest));
+    let mut guest = peer(no_resync(LockstepRole::Guest));
     connect(&mut host, &mut guest, 1, Duration::ZERO);
     let mut peers = vec![host, guest];
     let mut nudged_after = None;
@@ -329,5 +335,58 @@ fn a_game_with_a_last_tick_finishes_on_every_peer_there() {
     match lockstep(&after).state() {
         LockstepState::Ended(LockstepEnd::Refused(why)) => assert!(why.contains("over"), "{why}"),
         other => panic!("not refused: {other:?}"),
+    }
+}
+
+#[test]
+fn a_player_out_of_step_is_sent_the_game_again_and_everyone_plays_on() {
+    let mut host = peer(config(LockstepRole::Host {
+        max_players: 3,
+        start_with: 3,
+    }));
+    start_flock(&mut host, BOIDS, 3);
+    let mut honest = peer(config(LockstepRole::Guest));
+    let mut nudged = peer(config(LockstepRole::Guest));
+    connect(&mut host, &mut honest, 1, Duration::ZERO);
+    connect(&mut host, &mut nudged, 2, Duration::ZERO);
+    let mut peers = vec![host, honest, nudged];
+    let mut nudged_at = None;
+    play(&mut peers, 300, |index, app| {
+        if index == 2 && nudged_at.is_none() && lockstep(app).tick() >= 100 {
+            nudged_at = Some(lockstep(app).tick());
+            let world = app.world_mut();
+            let mut boids = world.query_filtered::<&mut Transform, With<Boid>>();
+            if let Some(mut transform) = boids.iter_mut(world).next() {
+                transform.translation.x += 1.0;
+            }
+        }
+    });
+    let nudged_at = nudged_at.expect("the third player reached tick 100");
+    for app in &peers {
+        assert_eq!(lockstep(app).state(), &LockstepState::Playing);
+        assert!(lockstep(app).checked_through() >= 300);
+    }
+    // The nudged player plays on under a new index, from the host's state.
+    let again = lockstep(&peers[2]).player().expect("seated again");
+    assert_ne!(again, 2);
+    assert_eq!(lockstep(&peers[0]).players(), vec![0, 1, again]);
+    let rejoined = lockstep(&peers[0]).tick().min(lockstep(&peers[2]).tick());
+    let logs: Vec<_> = peers.iter().map(hash_log).collect();
+    for tick in 1..=300 {
+        assert_eq!(
+            logs[0].get(&tick),
+            logs[1].get(&tick),
+            "the honest pair at tick {tick}"
+        );
+    }
+    let first_again = (nudged_at + 1..=rejoined)
+        .find(|tick| logs[2].get(tick) == logs[0].get(tick) && logs[0].contains_key(tick))
+        .expect("the nudged player agrees again");
+    for tick in first_again..=300 {
+        assert_eq!(
+            logs[0].get(&tick),
+            logs[2].get(&tick),
+            "the resynced player at tick {tick}"
+        );
     }
 }

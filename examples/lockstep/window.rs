@@ -122,6 +122,7 @@ fn show_status(
         LockstepState::Joining => "joining the host".to_string(),
         LockstepState::WaitingForPlayers => "waiting for the other player".to_string(),
         LockstepState::Finished => format!("{who}: game over, every hash agreed"),
+        LockstepState::Resyncing => format!("{who}: out of step: waiting for the host's game"),
         LockstepState::Ended(end) => format!("{who}: game over: {end}"),
         LockstepState::Playing => format!(
             "{who}: tick {}, hashes agree through {}, {} players, delay {} ticks, {} boids\n\

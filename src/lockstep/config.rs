@@ -55,6 +55,10 @@ pub struct LockstepConfig {
     /// The game's last tick, if it has one: the peer stops there and, once every player's
     /// hashes through it agree, is [`LockstepState::Finished`](super::LockstepState::Finished).
     pub last_tick: Option<u64>,
+    /// After a desync, the host sends the players whose hash differs from its own the whole
+    /// simulation again (they rejoin under a new player index) and the game goes on; without
+    /// it, a desync ends the game on every peer.
+    pub resync: bool,
 }
 
 impl Default for LockstepConfig {
@@ -71,6 +75,7 @@ impl Default for LockstepConfig {
             build: 0,
             stall_timeout: Duration::from_secs(10),
             last_tick: None,
+            resync: true,
         }
     }
 }

@@ -16,6 +16,18 @@ pub(super) fn guest_message<I: LockstepInput>(
     lockstep: &mut Lockstep<I>,
     message: Message<I>,
 ) -> Result<(), String> {
+    if lockstep.state == LockstepState::Resyncing
+        && matches!(
+            message,
+            Message::Inputs { .. }
+                | Message::Hash { .. }
+                | Message::Seat { .. }
+                | Message::Unseat { .. }
+        )
+    {
+        // The old game's traffic, until the host's state arrives.
+        return Ok(());
+    }
     match message {
         Message::Refused { reason } => {
             lockstep.end(LockstepEnd::Refused(reason));
@@ -27,7 +39,8 @@ pub(super) fn guest_message<I: LockstepInput>(
             seats,
             snapshot_parts,
         } => {
-            if lockstep.session.is_some() || lockstep.joining.is_some() {
+            let resyncing = lockstep.state == LockstepState::Resyncing;
+            if (lockstep.session.is_some() && !resyncing) || lockstep.joining.is_some() {
                 return Err("a second welcome".into());
             }
             let most_parts = (MAX_SNAPSHOT_BYTES / MAX_MESSAGE_BYTES + 1) as u32;
@@ -76,6 +89,11 @@ pub(super) fn guest_message<I: LockstepInput>(
                 .session
                 .as_mut()
                 .ok_or("an unseat before the game")?;
+            if player == session.me() {
+                warn!("lockstep: the host takes this peer's seat back to send it the game again");
+                lockstep.state = LockstepState::Resyncing;
+                return Ok(());
+            }
             session
                 .remove_seat(player, tick)
                 .map_err(|error| error.to_string())?;
@@ -140,6 +158,8 @@ pub(super) fn finish_joining<I: LockstepInput>(world: &mut World, lockstep: &mut
         session.queue(command);
     }
     lockstep.tick_time = Time::default();
+    lockstep.boid_hashes = Default::default();
+    lockstep.desync_seen = None;
     lockstep.settings_after_tick = world.get_resource::<FlockSettings>().cloned();
     lockstep.clock_after_tick = world.get_resource::<FlockClock>().copied();
     let opening = session.open();

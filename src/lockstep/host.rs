@@ -45,6 +45,10 @@ pub(super) fn host_message<I: LockstepInput>(
             commands,
         } => {
             let guest = claimed_player(lockstep, link, player)?;
+            if !guest.live {
+                // Sent before it was told to take the game again: no longer its say.
+                return Ok(());
+            }
             let session = lockstep.session.as_mut().ok_or("inputs before the game")?;
             let taken = session
                 .receive_inputs(player, first, last, commands.clone())
@@ -56,6 +60,9 @@ pub(super) fn host_message<I: LockstepInput>(
         }
         Message::Hash { player, tick, hash } => {
             let guest = claimed_player(lockstep, link, player)?;
+            if !guest.live {
+                return Ok(());
+            }
             let session = lockstep.session.as_mut().ok_or("a hash before the game")?;
             let taken = session
                 .receive_hash(player, tick, hash)
@@ -91,7 +98,9 @@ pub(super) fn claimed_player<I: LockstepInput>(
         .guests
         .get(&link)
         .ok_or("a game message before its hello")?;
-    if guest.player != player {
+    // A guest waiting for its snapshot (joining, or sent the game again after a desync) may
+    // still have its old messages in flight: the caller drops them.
+    if guest.live && guest.player != player {
         return Err(format!("player {} spoke for player {player}", guest.player));
     }
     Ok(guest.clone())
@@ -309,4 +318,63 @@ pub(super) fn send_snapshots<I: LockstepInput>(world: &mut World, lockstep: &mut
             started.elapsed().as_secs_f64() * 1e3
         );
     }
+}
+
+/// After a desync, sends `player` the game again: it is unseated from its first unscheduled
+/// tick and seated under a new index from the first tick nobody can have run, then sent the
+/// snapshot as a joining player is.
+pub(super) fn resync_player<I: LockstepInput>(lockstep: &mut Lockstep<I>, player: u8) {
+    let Some(link) = (lockstep.guests.values())
+        .find(|guest| guest.player == player)
+        .map(|guest| guest.link)
+    else {
+        return;
+    };
+    let Some(session) = &mut lockstep.session else {
+        return;
+    };
+    let Some(seat) = session.seat(player) else {
+        return;
+    };
+    let until = seat.scheduled_through + 1;
+    if session.remove_seat(player, until).is_err() {
+        return;
+    }
+    lockstep.broadcast(
+        &Message::Unseat {
+            player,
+            tick: until,
+        },
+        None,
+    );
+    let session = lockstep.session.as_mut().expect("checked above");
+    let (Some(again), from) = (session.free_player(), session.first_free_tick()) else {
+        warn!(
+            "lockstep: no player index left to send player {player} the game again; it is dropped"
+        );
+        lockstep.guests.remove(&link);
+        return;
+    };
+    if session.add_seat(again, from).is_err() {
+        return;
+    }
+    info!(
+        "lockstep: player {player} plays on as player {again} from tick {from}, from the host's state"
+    );
+    lockstep.broadcast(
+        &Message::Seat {
+            player: again,
+            tick: from,
+        },
+        Some(link),
+    );
+    lockstep.guests.insert(
+        link,
+        Guest {
+            link,
+            player: again,
+            from,
+            live: false,
+        },
+    );
 }

@@ -59,6 +59,9 @@ pub enum LockstepState {
     /// Every tick through the game's last ran, and every player's hashes of them agreed. The
     /// host still relays what the others send.
     Finished,
+    /// A guest whose state differed from the host's after a desync, waiting for the host to
+    /// send it the game again.
+    Resyncing,
     /// Over (see the log for the desync's first differing boids).
     Ended(LockstepEnd),
 }
@@ -137,6 +140,8 @@ pub struct Lockstep<I: LockstepInput> {
     pub(super) ticks_run: u64,
     pub(super) snapshot_bytes: u64,
     pub(super) desync_report: Option<String>,
+    /// The tick of the desync being dealt with, so it is reported once.
+    pub(super) desync_seen: Option<u64>,
 }
 
 impl<I: LockstepInput> Lockstep<I> {
@@ -173,6 +178,7 @@ impl<I: LockstepInput> Lockstep<I> {
             ticks_run: 0,
             snapshot_bytes: 0,
             desync_report: None,
+            desync_seen: None,
         }
     }
 

@@ -238,6 +238,12 @@ impl<C: Clone + PartialEq> Session<C> {
             return Err(SessionError::NoSeat { player });
         };
         seat.until = Some(tick.max(seat.from).min(seat.scheduled_through + 1));
+        // Its hashes not compared yet are dropped: a player that left, or was sent the game
+        // again after a desync, has no say in the ticks still open.
+        let checked = self.checked_through;
+        for (_, book) in self.hashes.range_mut(checked + 1..) {
+            book[player as usize] = None;
+        }
         Ok(())
     }
 

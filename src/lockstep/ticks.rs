@@ -7,6 +7,7 @@ use bevy::prelude::*;
 
 use super::commands::FlockCommand;
 use super::config::Pacing;
+use super::host::resync_player;
 use super::peer::{Lockstep, LockstepEnd, LockstepState, TickInputs};
 use super::plugin::{LockstepTick, disconnected};
 use super::session::MAX_DELAY;
@@ -210,6 +211,10 @@ pub(super) fn check_hashes<I: LockstepInput>(lockstep: &mut Lockstep<I>) {
         }
         return;
     };
+    if lockstep.desync_seen == Some(desync.tick) {
+        return;
+    }
+    lockstep.desync_seen = Some(desync.tick);
     let links = lockstep.peer_links();
     match lockstep.boid_hashes.first_digest(desync.tick) {
         Some(digest) => {
@@ -222,7 +227,33 @@ pub(super) fn check_hashes<I: LockstepInput>(lockstep: &mut Lockstep<I>) {
             desync.tick
         ),
     }
-    lockstep.end(LockstepEnd::Desync(desync));
+    if !lockstep.config.resync {
+        lockstep.end(LockstepEnd::Desync(desync));
+        return;
+    }
+    // The host's state is the game's: whoever differs from it is sent the game again.
+    let host_hash = desync.hashes.iter().find(|(player, _)| *player == 0);
+    let differs =
+        |player: u8, hash: u64| host_hash.is_some_and(|&(_, host)| host != hash) && player != 0;
+    if lockstep.is_host() {
+        let culprits: Vec<u8> = (desync.hashes.iter())
+            .filter(|&&(player, hash)| differs(player, hash))
+            .map(|&(player, _)| player)
+            .collect();
+        warn!("lockstep: {desync}; sending players {culprits:?} the game again");
+        for player in culprits {
+            resync_player(lockstep, player);
+        }
+        return;
+    }
+    let me = lockstep.session.as_ref().map(|session| session.me());
+    let mine = desync.hashes.iter().find(|(player, _)| Some(*player) == me);
+    if mine.is_some_and(|&(player, hash)| differs(player, hash)) {
+        warn!("lockstep: {desync}; this peer differs from the host: waiting for the game again");
+        lockstep.state = LockstepState::Resyncing;
+    } else {
+        info!("lockstep: {desync}; the host sends the players that differ the game again");
+    }
 }
 
 /// No tick for the stall timeout: the host unseats the players it waits for; a guest stops.
