@@ -14,8 +14,9 @@
 //! - **The flock's own changes as inputs** ([`FlockCommand`]): a local write to
 //!   [`FlockSettings`](crate::FlockSettings) or [`FlockClock`](crate::FlockClock) (a panel, a
 //!   pause key) is caught, undone, warned about once and sent as a command.
-//! - **Hashes every tick**: a desync stops the game with its tick; the peers then narrow down
-//!   the first boids by id whose state differs, and log them.
+//! - **Hashes every tick**: at a desync the peers narrow down the first boids by id whose state
+//!   differs and log them; the host then sends the players that differ from it the whole
+//!   simulation again and the game goes on (or, without `resync`, the game stops).
 //! - **A handshake**: a peer of another build or lockstep settings ([`Fingerprint`]) is refused
 //!   at join, with both fingerprints in the message; so is one over `max_players`.
 //! - **Up to [`MAX_PLAYERS`] players**, a host relaying each one's messages to the others; a

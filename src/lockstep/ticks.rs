@@ -187,8 +187,9 @@ pub(super) fn run_tick<I: LockstepInput>(
     }
 }
 
-/// Compares the hashes in; on a desync, ends the game and starts finding the first boids that
-/// differ with the other peers.
+/// Compares the hashes in. On a desync, starts finding the first boids that differ with the
+/// other peers; then the host sends whoever differs from it the game again (a guest that
+/// differs waits for it), or, without `resync`, the game ends.
 pub(super) fn check_hashes<I: LockstepInput>(lockstep: &mut Lockstep<I>) {
     let Some(session) = &mut lockstep.session else {
         return;
