@@ -3,6 +3,7 @@
 use std::convert::Infallible;
 
 use bevy::prelude::*;
+use flock_core::lockstep::mix;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{SeedableRng, TryRng};
 
@@ -164,14 +165,6 @@ impl TryRng for SimulationRng {
 
 /// Mixed into the seed of the boids' own generators.
 const BOID_STREAMS: u64 = 0x626f_6964_7300_0002;
-
-/// SplitMix64's finaliser: every bit of the input moves about half the output's.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 impl Default for FlockRng {
     fn default() -> Self {

@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use flock_core::lockstep::mix;
+
 use super::session::MAX_DELAY;
 use super::snapshot::LockstepRegistry;
 use super::wire::{MAX_PLAYERS, PROTOCOL_VERSION};
@@ -134,18 +136,14 @@ pub struct Fingerprint(pub u64);
 
 impl Fingerprint {
     pub(super) fn of<I>(config: &LockstepConfig, registry: &LockstepRegistry) -> Self {
-        let mut hash = flock_core::lockstep::identified_boid_hash(
-            u64::from(PROTOCOL_VERSION),
-            Default::default(),
-            Default::default(),
-        );
+        let mut hash = mix(u64::from(PROTOCOL_VERSION));
         let mut add = |bytes: &[u8]| {
             for chunk in bytes.chunks(8) {
                 let mut word = [0; 8];
                 word[..chunk.len()].copy_from_slice(chunk);
-                hash = splitmix(hash ^ u64::from_le_bytes(word));
+                hash = mix(hash ^ u64::from_le_bytes(word));
             }
-            hash = splitmix(hash ^ bytes.len() as u64);
+            hash = mix(hash ^ bytes.len() as u64);
         };
         add(env!("CARGO_PKG_VERSION").as_bytes());
         add(std::env::consts::ARCH.as_bytes());
@@ -160,11 +158,4 @@ impl Fingerprint {
         }
         Self(hash)
     }
-}
-
-fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
 }

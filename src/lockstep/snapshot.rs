@@ -35,6 +35,8 @@ struct ComponentEntry {
     type_path: &'static str,
     /// Whether having it makes an entity part of the simulation.
     anchors: bool,
+    /// Whether the entity has it.
+    contains: fn(&EntityRef) -> bool,
     save: fn(&EntityRef, &TypeRegistry) -> Option<String>,
     /// Whether a saved value reads back.
     check: fn(&str, &TypeRegistry) -> Result<(), String>,
@@ -80,6 +82,7 @@ impl LockstepRegistry {
         self.components.push(ComponentEntry {
             type_path,
             anchors,
+            contains: |entity| entity.contains::<C>(),
             save: |entity, registry| entity.get::<C>().map(|value| to_ron(value, registry)),
             check: |text, registry| from_ron::<C>(text, registry).map(drop),
             restore: restore_component::<C>,
@@ -113,6 +116,11 @@ impl LockstepRegistry {
                 Ok(())
             },
         });
+    }
+
+    /// Whether `entity` takes part in the simulation: it has an anchoring component.
+    fn takes_part(&self, entity: &EntityRef) -> bool {
+        (self.components.iter()).any(|entry| entry.anchors && (entry.contains)(entity))
     }
 
     /// Every registered type's path, in order: part of the handshake's fingerprint.
@@ -202,11 +210,7 @@ impl FlockSnapshot {
         let types = world.resource::<AppTypeRegistry>().read();
         let mut entities: Vec<(u64, SavedEntity)> = Vec::new();
         for entity in world.iter_entities() {
-            let anchored = registry
-                .components
-                .iter()
-                .any(|entry| entry.anchors && (entry.save)(&entity, &types).is_some());
-            if !anchored {
+            if !registry.takes_part(&entity) {
                 continue;
             }
             let components = (registry.components.iter().enumerate())
@@ -286,12 +290,8 @@ impl FlockSnapshot {
             Some(from_ron::<FlockSettings>(&self.active_settings, &types).map_err(SnapshotError)?)
         };
 
-        let taking_part: Vec<Entity> = world
-            .iter_entities()
-            .filter(|entity| {
-                (registry.components.iter())
-                    .any(|entry| entry.anchors && (entry.save)(entity, &types).is_some())
-            })
+        let taking_part: Vec<Entity> = (world.iter_entities())
+            .filter(|entity| registry.takes_part(entity))
             .map(|entity| entity.id())
             .collect();
         for entity in taking_part {

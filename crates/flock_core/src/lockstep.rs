@@ -62,9 +62,10 @@ pub fn identified_boid_hash(id: u64, position: Vector, velocity: Vector) -> u64 
     mix(boid_hash(position, velocity) ^ mix(id))
 }
 
-/// SplitMix64's finaliser: every input bit reaches every output bit.
+/// SplitMix64's finaliser: every input bit reaches every output bit. The hashes above, per-boid
+/// random seeds and handshake fingerprints all mix with it.
 #[inline]
-pub(crate) fn mix(mut x: u64) -> u64 {
+pub fn mix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
