@@ -8,6 +8,7 @@ extern crate bevy_flock3d as bevy_flock;
 mod common;
 
 use bevy::prelude::*;
+use bevy_flock::flock_core::steering::ContactPass;
 use bevy_flock::prelude::*;
 use common::*;
 
@@ -214,4 +215,38 @@ fn the_contact_pass_leaves_no_overlap_after_any_step() {
         "closest centres {} after the first step",
         without[0]
     );
+}
+
+#[test]
+fn hostile_contact_settings_change_nothing_or_stay_bounded() {
+    let contacts = [
+        ContactPass {
+            iterations: 1_000,
+            tolerance: f32::NAN,
+        },
+        ContactPass {
+            iterations: 1_000,
+            tolerance: -1.0,
+        },
+        ContactPass {
+            iterations: 1_000,
+            tolerance: f32::INFINITY,
+        },
+        ContactPass {
+            iterations: 0,
+            tolerance: 1e-4,
+        },
+        // Sweeps far past any need, and a tolerance no float can meet: capped, so the steps end.
+        ContactPass {
+            iterations: u32::MAX,
+            tolerance: 0.0,
+        },
+    ];
+    for contact in contacts {
+        let closest = pressed_crowd_closest(OrcaContact(Some(contact)), 30);
+        assert!(
+            closest.iter().all(|distance| distance.is_finite()),
+            "{contact:?}: {closest:?}"
+        );
+    }
 }

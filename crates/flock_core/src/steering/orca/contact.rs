@@ -20,7 +20,8 @@ use crate::steering::Shape;
 /// How the contact pass parts overlapping agents.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactPass {
-    /// The most sweeps over the overlapping pairs and the obstacles.
+    /// The most sweeps over the overlapping pairs and the obstacles; more than
+    /// [`ContactPass::MAX_ITERATIONS`] count as that many, so a huge value cannot stall a step.
     pub iterations: u32,
     /// Overlaps up to this much (world units) count as touching; the pass stops once every pair
     /// is within it.
@@ -46,6 +47,9 @@ pub struct ContactScratch {
 }
 
 impl ContactPass {
+    /// The most sweeps one pass makes, whatever `iterations` says: ten times the default.
+    pub const MAX_ITERATIONS: u32 = 10_000;
+
     /// Whether the tolerance is a finite number, zero or more.
     pub fn is_valid(&self) -> bool {
         self.tolerance.is_finite() && self.tolerance >= 0.0
@@ -109,7 +113,7 @@ impl ContactPass {
         pairs.sort_unstable();
 
         let mut worst = 0.0;
-        for _ in 0..self.iterations {
+        for _ in 0..self.iterations.min(Self::MAX_ITERATIONS) {
             worst = 0.0_f32;
             for &(first, second) in pairs.iter() {
                 let (first, second) = (first as usize, second as usize);
