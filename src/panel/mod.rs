@@ -21,6 +21,7 @@
 //! ```
 
 mod debug_draw;
+mod driven;
 mod input;
 mod look_ui;
 mod metrics;
@@ -43,6 +44,7 @@ use crate::spawn::{Placement, SpawnBoids};
 use state::{PanelState, Shown, Tuning};
 
 pub use debug_draw::{FlockDebugDraw, FlockDebugDrawPlugin, SelectedBoid};
+pub use driven::PanelFlock;
 pub use metrics::{FlockMetrics, FlockMetricsPlugin, MetricSample};
 pub use presets::{
     Preset, PresetError, apply_preset, builtin_presets, default_presets_folder, load_into,
@@ -106,7 +108,11 @@ impl Plugin for FlockPanelPlugin {
             .insert_resource(PanelState::new(self.presets_folder.clone().unwrap_or_else(
                 || default_presets_folder(|name| std::env::var(name).ok()),
             )))
-            .add_systems(Startup, look_ui::offer_bundled_prefabs)
+            .register_type::<PanelFlock>()
+            .add_systems(
+                Startup,
+                (look_ui::offer_bundled_prefabs, driven::choose_panel_flock),
+            )
             .add_systems(Update, (toggle_panel, stats_ui::measure_frame_rate))
             .add_systems(EguiPrimaryContextPass, panel_ui)
             .add_systems(PreUpdate, input::share_egui_input);
@@ -129,6 +135,8 @@ fn panel_ui(
     mut state: ResMut<PanelState>,
     mut tuning: Tuning,
     shown: Shown,
+    mut choice: ResMut<PanelFlock>,
+    gpu: driven::GpuView,
 ) -> Result {
     if !state.visible {
         return Ok(());
@@ -143,7 +151,15 @@ fn panel_ui(
         .max_height(height)
         .vscroll(true)
         .show(ctx, |ui| {
-            run_ui::run_section(ui, &mut commands, &mut state, &mut tuning, &shown);
+            run_ui::run_section(
+                ui,
+                &mut commands,
+                &mut state,
+                &mut tuning,
+                &shown,
+                &mut choice,
+                &gpu,
+            );
             egui::CollapsingHeader::new("Presets")
                 .default_open(true)
                 .show(ui, |ui| {
@@ -163,7 +179,9 @@ fn panel_ui(
                 });
             egui::CollapsingHeader::new("Stats")
                 .default_open(true)
-                .show(ui, |ui| stats_ui::stats_section(ui, &state, &shown));
+                .show(ui, |ui| {
+                    stats_ui::stats_section(ui, &state, &shown, *choice, &gpu)
+                });
             egui::CollapsingHeader::new("Plots")
                 .default_open(true)
                 .show(ui, |ui| plots::plots_ui(ui, &tuning.metrics));

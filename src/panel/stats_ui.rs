@@ -3,6 +3,7 @@
 use bevy::prelude::*;
 use bevy_egui::egui::{self, Ui};
 
+use super::driven::{GpuView, PanelFlock, gpu_stats_ui};
 use super::state::{PanelState, Shown};
 
 pub(super) fn measure_frame_rate(time: Res<Time<Real>>, mut state: ResMut<PanelState>) {
@@ -15,7 +16,16 @@ pub(super) fn measure_frame_rate(time: Res<Time<Real>>, mut state: ResMut<PanelS
     };
 }
 
-pub(super) fn stats_section(ui: &mut Ui, state: &PanelState, shown: &Shown) {
+/// The CPU flock's step and the frame rate; the GPU flock's step too where the panel drives
+/// it.
+pub(super) fn stats_section(
+    ui: &mut Ui,
+    state: &PanelState,
+    shown: &Shown,
+    choice: PanelFlock,
+    gpu: &GpuView,
+) {
+    gpu_stats_ui(ui, choice, gpu);
     let timings = shown.buffers.timings();
     let boids = shown.buffers.entities().len();
     let stats = shown.buffers.stats();
