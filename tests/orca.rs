@@ -223,23 +223,41 @@ fn hostile_contact_settings_change_nothing_or_stay_bounded() {
         ContactPass {
             iterations: 1_000,
             tolerance: f32::NAN,
+            slip: 0.5,
         },
         ContactPass {
             iterations: 1_000,
             tolerance: -1.0,
+            slip: 0.5,
         },
         ContactPass {
             iterations: 1_000,
             tolerance: f32::INFINITY,
+            slip: 0.5,
         },
         ContactPass {
             iterations: 0,
             tolerance: 1e-4,
+            slip: 0.5,
+        },
+        // A slip that is not a number, negative or huge: counted as 0 or 1.
+        ContactPass {
+            slip: f32::NAN,
+            ..ContactPass::default()
+        },
+        ContactPass {
+            slip: -5.0,
+            ..ContactPass::default()
+        },
+        ContactPass {
+            slip: f32::MAX,
+            ..ContactPass::default()
         },
         // Sweeps far past any need, and a tolerance no float can meet: capped, so the steps end.
         ContactPass {
             iterations: u32::MAX,
             tolerance: 0.0,
+            slip: 0.5,
         },
     ];
     for contact in contacts {

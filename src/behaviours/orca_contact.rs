@@ -20,7 +20,8 @@ use crate::steer::FlockBuffers;
 /// its avoidance. What the pass moves a boid joins its velocity (within its maximum speed), so
 /// ORCA's next step sees boids that touch no longer closing in. Each boid's body is its ORCA
 /// radius. `None` turns it off; the default ([`ContactPass::default`]) sweeps until no pair
-/// overlaps by more than 1e-4, 1,000 sweeps at most. A wrapping world's seams are not crossed:
+/// overlaps by more than 1e-4, 1,000 sweeps at most, and in 2D turns half of each push
+/// sideways ([`ContactPass::slip`]) so a jammed crowd circulates and clears. A wrapping world's seams are not crossed:
 /// boids that touch across one are not parted.
 #[derive(Resource, Debug, Clone, Copy, PartialEq)]
 pub struct OrcaContact(pub Option<ContactPass>);

@@ -185,3 +185,70 @@ fn the_contact_pass_parts_agents_on_one_point_and_leaves_broken_ones_alone() {
     assert_eq!(broken.separate(&mut same, &NO_OBSTACLES, &mut scratch), 0.0);
     assert!(same.iter().zip(&before).all(|(a, p)| a.position == *p));
 }
+
+#[test]
+fn a_contact_slip_out_of_range_is_clamped_and_never_brings_agents_closer() {
+    let packed = || -> Vec<CrowdAgent> {
+        (0..12)
+            .map(|i| body(axis(0.1 * i as f32) + Vector::ONE * 0.01 * (i % 3) as f32))
+            .collect()
+    };
+    let run = |slip: f32| {
+        let mut agents = packed();
+        let pass = ContactPass {
+            slip,
+            ..ContactPass::default()
+        };
+        let left = pass.separate(&mut agents, &NO_OBSTACLES, &mut ContactScratch::default());
+        (agents, left)
+    };
+    let (plain, _) = run(0.0);
+    let (full, _) = run(1.0);
+    for slip in [f32::NAN, f32::NEG_INFINITY, f32::INFINITY, -2.0] {
+        let (agents, _) = run(slip);
+        let same = agents
+            .iter()
+            .zip(&plain)
+            .all(|(a, b)| a.position == b.position);
+        assert!(same, "slip {slip} counts as 0");
+    }
+    for slip in [1.5, 1e30] {
+        let (agents, _) = run(slip);
+        let same = agents
+            .iter()
+            .zip(&full)
+            .all(|(a, b)| a.position == b.position);
+        assert!(same, "slip {slip} counts as 1");
+    }
+    for slip in [0.0, 0.5, 1.0, f32::NAN, 1e30] {
+        let (agents, left) = run(slip);
+        assert!(left <= 1e-3, "slip {slip}: {left} left");
+        for (i, a) in agents.iter().enumerate() {
+            assert!(a.position.is_finite(), "slip {slip}");
+            for b in &agents[i + 1..] {
+                let gap = a.position.distance(b.position);
+                assert!(gap >= 2.0 - 1e-3, "slip {slip}: {gap}");
+            }
+        }
+    }
+}
+
+#[cfg(not(flock_3d))]
+#[test]
+fn the_contact_slip_turns_a_pair_clockwise_about_its_midpoint() {
+    let mut agents = vec![body(axis(0.0)), body(axis(1.0))];
+    let pass = ContactPass {
+        slip: 0.5,
+        ..ContactPass::default()
+    };
+    pass.separate(&mut agents, &NO_OBSTACLES, &mut ContactScratch::default());
+    let (a, b) = (agents[0].position, agents[1].position);
+    assert!(
+        ((a + b) / 2.0 - axis(0.5)).length() < 1e-5,
+        "the midpoint stays"
+    );
+    // Apart along x, and turned clockwise: the first (left) agent up, the second down.
+    assert!(a.x < 0.0 && b.x > 1.0, "{a} {b}");
+    assert!(a.y > 0.0 && b.y < 0.0, "{a} {b}");
+    assert!(a.distance(b) >= 2.0 - 1e-4);
+}

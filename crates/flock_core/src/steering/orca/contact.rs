@@ -8,6 +8,12 @@
 //! not), for at most a fixed number of sweeps, stopping early once no pair overlaps by more than
 //! the tolerance. [`OrcaCrowd::step`](super::OrcaCrowd::step) then adds the displacement to the
 //! velocities.
+//!
+//! Where we differ from DetourCrowd on purpose: in the plane each push is also partly sideways
+//! ([`ContactPass::slip`]), every pair turned the same way about its midpoint. A crowd pressed
+//! into a symmetric jam (RVO2's Circle) then turns like a roundabout and clears, where plain
+//! pushes cancel out and hold it: ORCA alone, which lets agents overlap, slips through such a
+//! jam; hard contacts without the turn can hold it for good.
 
 use std::borrow::Borrow;
 
@@ -26,15 +32,24 @@ pub struct ContactPass {
     /// Overlaps up to this much (world units) count as touching; the pass stops once every pair
     /// is within it.
     pub tolerance: f32,
+    /// How much of each push goes sideways, as a share of the push apart (2D only: in space a
+    /// pair has no one sideways, and 3D ignores it). The pair turns clockwise about its
+    /// midpoint, the same hand for every pair, so a jammed crowd circulates instead of
+    /// pressing on itself. 0 is DetourCrowd's plain push; the sideways part never brings two
+    /// agents closer. Values that are not finite or below 0 count as 0, above 1 as 1.
+    pub slip: f32,
 }
 
 impl Default for ContactPass {
     /// A thousand sweeps at most (a crowd of a thousand pressed into a jam needs hundreds; the
-    /// pass stops as soon as no pair overlaps), a tolerance of 1e-4 world units.
+    /// pass stops as soon as no pair overlaps), a tolerance of 1e-4 world units, and half of
+    /// each push sideways (on RVO2's Circle family this clears the jams RVO2 holds longest
+    /// soonest; see BENCHMARKS.md).
     fn default() -> Self {
         Self {
             iterations: 1000,
             tolerance: 1e-4,
+            slip: 0.5,
         }
     }
 }
@@ -49,6 +64,15 @@ pub struct ContactScratch {
 impl ContactPass {
     /// The most sweeps one pass makes, whatever `iterations` says: ten times the default.
     pub const MAX_ITERATIONS: u32 = 10_000;
+
+    /// [`slip`](Self::slip) as the pass uses it: within 0 to 1, 0 in 3D.
+    fn sideways_share(&self) -> f32 {
+        if cfg!(flock_3d) || !self.slip.is_finite() {
+            0.0
+        } else {
+            self.slip.clamp(0.0, 1.0)
+        }
+    }
 
     /// Whether the tolerance is a finite number, zero or more.
     pub fn is_valid(&self) -> bool {
@@ -112,6 +136,7 @@ impl ContactPass {
         }
         pairs.sort_unstable();
 
+        let slip = self.sideways_share();
         let mut worst = 0.0;
         for _ in 0..self.iterations.min(Self::MAX_ITERATIONS) {
             worst = 0.0_f32;
@@ -132,7 +157,7 @@ impl ContactPass {
                     // On one point: apart along the first axis, the lower index first.
                     Vector::X
                 };
-                let push = direction * (overlap * 0.5);
+                let push = (direction + sideways(direction) * slip) * (overlap * 0.5);
                 agents[first].position -= push;
                 agents[second].position += push;
             }
@@ -149,6 +174,14 @@ impl ContactPass {
         }
         worst
     }
+}
+
+/// `direction` turned a right angle clockwise in the first two axes: the pair's sideways.
+fn sideways(direction: Vector) -> Vector {
+    let mut side = Vector::ZERO;
+    side[0] = direction[1];
+    side[1] = -direction[0];
+    side
 }
 
 /// Moves `agent` (of `radius`) out of `obstacle` to touch its outline, if it is inside or
