@@ -5,7 +5,10 @@
 //!   pass before Bevy's sprites and text, which are drawn over the flock (it does not sort
 //!   with them by depth).
 //! - 3D: each boid the prefab's mesh, turned to its velocity with +y up, depth-tested against
-//!   the scene after Bevy's opaque pass, lit by one fixed light (no shadows, no fog).
+//!   the scene after Bevy's opaque pass, lit as Bevy lights a matte material (Lambert's
+//!   diffuse term, no specular) by the scene's first directional light and its ambient light
+//!   (the camera's own where it has one), times the camera's exposure, and fogged by the
+//!   camera's `DistanceFog` (every falloff; not the fog's light scattering); no shadows.
 //!
 //! Colours follow the prefab: one colour, or a random hue per boid drawn from its index in the
 //! shader, so the colours stay put while the flock moves.
@@ -32,7 +35,7 @@ use bevy::render::view::{ExtractedView, ViewTarget};
 use bevy::shader::Shader;
 use flock_gpu::wgpu::RenderPass;
 
-use super::look::{RenderGpuLook, VIEW_UNIFORM_BYTES, view_uniform};
+use super::look::{RenderGpuLook, VIEW_UNIFORM_BYTES, ViewScene, view_uniform};
 use super::stepping::RenderGpuFlock;
 
 #[cfg(not(flock_3d))]
@@ -46,6 +49,7 @@ use bevy::render::{
 use bevy::{
     core_pipeline::core_3d::CORE_3D_DEPTH_FORMAT,
     mesh::MeshVertexBufferLayoutRef,
+    pbr::DistanceFog,
     render::mesh::{RenderMesh, RenderMeshBufferInfo, allocator::MeshAllocator},
     render::render_asset::RenderAssets,
     render::render_resource::{CompareFunction, DepthStencilState, Face, StoreOp},
@@ -143,10 +147,11 @@ impl GpuDrawPipelines {
         key: PipelineKey,
         view: &ExtractedView,
         look: &RenderGpuLook,
+        scene: &ViewScene,
         #[cfg(not(flock_3d))] image: &GpuImage,
     ) -> Option<(&'c RenderPipeline, BindGroup)> {
         let pipeline = cache.get_render_pipeline(self.pipeline(cache, key)?)?;
-        let uniform = view_uniform_buffer(device, view, look);
+        let uniform = view_uniform_buffer(device, view, look, scene);
         let layout = cache.get_bind_group_layout(&self.layout);
         #[cfg(not(flock_3d))]
         let entries = BindGroupEntries::sequential((
@@ -276,7 +281,9 @@ pub(crate) fn draw_gpu_flock(
         samples: msaa.samples(),
     };
     let device = ctx.render_device().clone();
-    let Some((pipeline, bind_group)) = pipelines.ready(&cache, &device, key, view, &look, image)
+    let scene = ViewScene::default();
+    let Some((pipeline, bind_group)) =
+        pipelines.ready(&cache, &device, key, view, &look, &scene, image)
     else {
         return;
     };
@@ -295,6 +302,7 @@ pub(crate) fn draw_gpu_flock(
         &ViewDepthTexture,
         &Msaa,
         Option<&RenderLayers>,
+        (Option<&DistanceFog>, Option<&AmbientLight>),
     )>,
     flock: Res<RenderGpuFlock>,
     look: Res<RenderGpuLook>,
@@ -304,7 +312,7 @@ pub(crate) fn draw_gpu_flock(
     mut pipelines: ResMut<GpuDrawPipelines>,
     mut ctx: RenderContext,
 ) {
-    let (camera, view, target, depth, msaa, layers) = view.into_inner();
+    let (camera, view, target, depth, msaa, layers, (fog, ambient)) = view.into_inner();
     let (Some((boids, instances)), Some(mesh), Some(vertices)) = (
         boids_to_draw(layers, &look, &flock),
         meshes.get(look.mesh),
@@ -318,7 +326,14 @@ pub(crate) fn draw_gpu_flock(
         mesh_layout: mesh.layout.clone(),
     };
     let device = ctx.render_device().clone();
-    let Some((pipeline, bind_group)) = pipelines.ready(&cache, &device, key, view, &look) else {
+    let scene = ViewScene {
+        exposure: camera.exposure,
+        camera: view.world_from_view.translation(),
+        ambient: ambient.map(|light| super::look::ambient_of(light.color, light.brightness)),
+        fog: fog.cloned(),
+    };
+    let Some((pipeline, bind_group)) = pipelines.ready(&cache, &device, key, view, &look, &scene)
+    else {
         return;
     };
     let indices = match &mesh.buffer_info {
@@ -404,13 +419,14 @@ fn view_uniform_buffer(
     device: &RenderDevice,
     view: &ExtractedView,
     look: &RenderGpuLook,
+    scene: &ViewScene,
 ) -> bevy::render::render_resource::Buffer {
     let clip_from_world = view
         .clip_from_world
         .unwrap_or_else(|| view.clip_from_view * view.world_from_view.to_matrix().inverse());
     device.create_buffer_with_data(&BufferInitDescriptor {
         label: Some("bevy_flock gpu draw view"),
-        contents: &view_uniform(clip_from_world, look),
+        contents: &view_uniform(clip_from_world, look, scene),
         usage: BufferUsages::UNIFORM,
     })
 }

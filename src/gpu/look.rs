@@ -1,6 +1,7 @@
-//! How the GPU flock looks: the app's [`BoidPrefab`] carried into the render world each frame,
-//! and the per-view values the drawing shaders read (the camera's matrix, the colours, the
-//! sprite's size).
+//! How the GPU flock looks: the app's [`BoidPrefab`] carried into the render world each frame
+//! (in 3D with the scene's first directional light and its global ambient light), and the
+//! per-view values the drawing shaders read (the camera's matrix, the colours, the sprite's
+//! size; in 3D the light, the camera's exposure and ambient light, and its fog).
 
 use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
@@ -25,6 +26,67 @@ pub(crate) struct RenderGpuLook {
     pub colors: Option<BoidColors>,
     /// The cameras that draw the flock: those that see one of these layers.
     pub layers: RenderLayers,
+    /// The scene's first directional light (3D), if it has one.
+    #[cfg(flock_3d)]
+    pub sun: Option<Sun>,
+    /// The scene's ambient light (3D): linear colour times brightness (Bevy's
+    /// [`GlobalAmbientLight`]; a camera's own [`AmbientLight`] replaces it for that camera).
+    #[cfg(flock_3d)]
+    pub ambient: Vec3,
+}
+
+/// A directional light as the 3D boids are lit by it.
+#[cfg(flock_3d)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Sun {
+    /// The direction the light comes from (towards the light), unit length.
+    pub toward: Vec3,
+    /// Linear colour times illuminance (lux).
+    pub color: Vec3,
+}
+
+/// The scene's first directional light (the lowest entity, so the choice is stable), as
+/// [`Sun`]; lights whose direction or colour are not finite are passed over.
+#[cfg(flock_3d)]
+pub(crate) fn first_sun<'a>(
+    lights: impl Iterator<Item = (Entity, &'a DirectionalLight, &'a GlobalTransform)>,
+) -> Option<Sun> {
+    lights
+        .filter_map(|(entity, light, transform)| {
+            // A directional light shines along its forward (-z): it comes from its back.
+            let toward = transform.back().as_vec3();
+            let color =
+                Vec3::from_slice(&light.color.to_linear().to_f32_array()[..3]) * light.illuminance;
+            (toward.is_finite() && color.is_finite()).then_some((entity, Sun { toward, color }))
+        })
+        .min_by_key(|(entity, _)| *entity)
+        .map(|(_, sun)| sun)
+}
+
+/// A colour times a brightness, linear RGB.
+#[cfg(flock_3d)]
+pub(crate) fn ambient_of(color: Color, brightness: f32) -> Vec3 {
+    let ambient = Vec3::from_slice(&color.to_linear().to_f32_array()[..3]) * brightness;
+    if ambient.is_finite() {
+        ambient.max(Vec3::ZERO)
+    } else {
+        Vec3::ZERO
+    }
+}
+
+/// What a 3D view adds to the look: its exposure, where it is, its own ambient light and its
+/// fog.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ViewScene {
+    /// Bevy's exposure multiplier (`Exposure::exposure`).
+    pub exposure: f32,
+    /// The camera's position in the world (fog grows with the distance from it).
+    pub camera: Vec3,
+    /// The camera's own ambient light, replacing the scene's.
+    pub ambient: Option<Vec3>,
+    /// The camera's distance fog.
+    #[cfg(flock_3d)]
+    pub fog: Option<bevy::pbr::DistanceFog>,
 }
 
 /// In `ExtractSchedule`: the app's prefab, as the CPU flock's boids are drawn with it, and the
@@ -33,15 +95,27 @@ pub(crate) struct RenderGpuLook {
 pub(crate) fn extract_gpu_look(
     prefab: Extract<Option<Res<BoidPrefab>>>,
     flock: Extract<Option<Res<GpuFlock>>>,
+    #[cfg(flock_3d)] lights: Extract<Query<(Entity, &DirectionalLight, &GlobalTransform)>>,
+    #[cfg(flock_3d)] global_ambient: Extract<Option<Res<GlobalAmbientLight>>>,
     mut look: ResMut<RenderGpuLook>,
     mut warned: Local<bool>,
 ) {
     let layers = flock
         .as_deref()
         .map_or_else(RenderLayers::default, |flock| flock.render_layers().clone());
+    #[cfg(flock_3d)]
+    {
+        look.sun = first_sun(lights.iter());
+        let ambient = global_ambient.as_deref().cloned().unwrap_or_default();
+        look.ambient = ambient_of(ambient.color, ambient.brightness);
+    }
     let Some(prefab) = prefab.as_deref() else {
         *look = RenderGpuLook {
             layers,
+            #[cfg(flock_3d)]
+            sun: look.sun,
+            #[cfg(flock_3d)]
+            ambient: look.ambient,
             ..default()
         };
         return;
@@ -64,6 +138,10 @@ pub(crate) fn extract_gpu_look(
         mesh: prefab.mesh.id(),
         colors: Some(prefab.colors),
         layers,
+        #[cfg(flock_3d)]
+        sun: look.sun,
+        #[cfg(flock_3d)]
+        ambient: look.ambient,
     };
 }
 
@@ -92,17 +170,26 @@ pub(crate) fn check_prefab(prefab: &BoidPrefab) -> Result<(), &'static str> {
     }
 }
 
-/// Bytes of [`view_uniform`]: a matrix and three vectors of four floats, as `struct View` in the
+/// Bytes of [`view_uniform`]: a matrix and nine vectors of four floats, as `struct View` in the
 /// drawing shaders.
-pub(crate) const VIEW_UNIFORM_BYTES: u64 = (16 + 3 * 4) * 4;
+pub(crate) const VIEW_UNIFORM_BYTES: u64 = (16 + 9 * 4) * 4;
 
 /// What a view's draw reads, laid out as the shaders' `struct View`:
 /// - `clip_from_world`;
 /// - `color`: one colour for every boid, linear RGBA;
 /// - `hue`: `[random hue: 1 or 0, saturation, lightness, alpha]`, each boid's hue drawn from
 ///   its index when random;
-/// - `shape`: in 2D the sprite's size (x, y); in 3D the light's direction (x, y, z).
-pub(crate) fn view_uniform(clip_from_world: Mat4, look: &RenderGpuLook) -> Vec<u8> {
+/// - `shape`: in 2D the sprite's size (x, y); in 3D the direction towards the light (x, y, z);
+/// - (3D, zero in 2D) `sun`: the light's linear colour times illuminance times the exposure;
+///   `ambient`: the ambient light times the exposure; `camera`: `[x, y, z, fog mode]` (0 none,
+///   1 linear, 2 exponential, 3 exponential squared, 4 atmospheric); `fog_color`: linear
+///   RGBA; `fog`: `[start, end, density, _]`, or for atmospheric fog the extinction (x, y, z);
+///   `fog_inscattering`: atmospheric fog's inscattering (x, y, z).
+pub(crate) fn view_uniform(
+    clip_from_world: Mat4,
+    look: &RenderGpuLook,
+    scene: &ViewScene,
+) -> Vec<u8> {
     let (color, hue) = match look.colors.unwrap_or_default() {
         BoidColors::Single(color) => (color.to_linear().to_f32_array(), [0.0; 4]),
         BoidColors::RandomHue {
@@ -119,23 +206,85 @@ pub(crate) fn view_uniform(clip_from_world: Mat4, look: &RenderGpuLook) -> Vec<u
         ),
     };
     #[cfg(not(flock_3d))]
-    let shape = [look.size.x, look.size.y, 0.0, 0.0];
+    let (shape, lighting) = {
+        let _ = scene;
+        ([look.size.x, look.size.y, 0.0, 0.0], [[0.0; 4]; 6])
+    };
     #[cfg(flock_3d)]
-    let shape = LIGHT_DIRECTION.extend(0.0).to_array();
+    let (shape, lighting) = lighting_words(look, scene);
     clip_from_world
         .to_cols_array()
         .into_iter()
         .chain(color)
         .chain(hue)
         .chain(shape)
+        .chain(lighting.into_iter().flatten())
         .flat_map(f32::to_le_bytes)
         .collect()
 }
 
-/// Where the 3D boids' light comes from: above, a little to the side and in front, so the
-/// wings' tops are lit and their undersides shaded.
+/// The 3D view's light and fog words of [`view_uniform`]: the direction towards the light,
+/// then `sun`, `ambient`, `camera`, `fog_color`, `fog` and `fog_inscattering`.
 #[cfg(flock_3d)]
-const LIGHT_DIRECTION: Vec3 = Vec3::new(0.28, 0.91, 0.3);
+fn lighting_words(look: &RenderGpuLook, scene: &ViewScene) -> ([f32; 4], [[f32; 4]; 6]) {
+    use bevy::pbr::FogFalloff;
+
+    let exposure = if scene.exposure.is_finite() {
+        scene.exposure.max(0.0)
+    } else {
+        0.0
+    };
+    let (toward, sun) = look
+        .sun
+        .map_or((Vec3::Y, Vec3::ZERO), |sun| (sun.toward, sun.color));
+    let ambient = scene.ambient.unwrap_or(look.ambient) * exposure;
+    let (mode, fog_color, fog, inscattering) = match &scene.fog {
+        None => (0.0, [0.0; 4], [0.0; 4], [0.0; 4]),
+        Some(fog) => {
+            let color = fog.color.to_linear().to_f32_array();
+            match fog.falloff {
+                FogFalloff::Linear { start, end } => (1.0, color, [start, end, 0.0, 0.0], [0.0; 4]),
+                FogFalloff::Exponential { density } => {
+                    (2.0, color, [0.0, 0.0, density, 0.0], [0.0; 4])
+                }
+                FogFalloff::ExponentialSquared { density } => {
+                    (3.0, color, [0.0, 0.0, density, 0.0], [0.0; 4])
+                }
+                FogFalloff::Atmospheric {
+                    extinction,
+                    inscattering,
+                } => (
+                    4.0,
+                    color,
+                    extinction.extend(0.0).to_array(),
+                    inscattering.extend(0.0).to_array(),
+                ),
+            }
+        }
+    };
+    let all_finite = [fog_color, fog, inscattering]
+        .iter()
+        .flatten()
+        .chain(&scene.camera.to_array())
+        .all(|value| value.is_finite());
+    // A fog with numbers that are not finite is left out rather than drawn as NaN.
+    let (mode, fog_color, fog, inscattering) = if all_finite {
+        (mode, fog_color, fog, inscattering)
+    } else {
+        (0.0, [0.0; 4], [0.0; 4], [0.0; 4])
+    };
+    (
+        toward.extend(0.0).to_array(),
+        [
+            (sun * exposure).extend(0.0).to_array(),
+            ambient.extend(0.0).to_array(),
+            scene.camera.extend(mode).to_array(),
+            fog_color,
+            fog,
+            inscattering,
+        ],
+    )
+}
 
 #[cfg(test)]
 mod tests {
@@ -201,7 +350,7 @@ mod tests {
         {
             look.size = Vec2::new(12.0, 6.0);
         }
-        let bytes = view_uniform(matrix, &look);
+        let bytes = view_uniform(matrix, &look, &ViewScene::default());
         assert_eq!(bytes.len() as u64, VIEW_UNIFORM_BYTES);
         let single = floats(&bytes);
         assert_eq!(single[..16], matrix.to_cols_array());
@@ -214,7 +363,7 @@ mod tests {
             saturation: 0.7,
             lightness: 2.0,
         });
-        let random = floats(&view_uniform(matrix, &look));
+        let random = floats(&view_uniform(matrix, &look, &ViewScene::default()));
         assert_eq!(random[16..20], [1.0; 4]);
         // Lightness past 1 is kept to 1, so the shader never makes colours out of range.
         assert_eq!(random[20..24], [1.0, 0.7, 1.0, 1.0]);

@@ -114,7 +114,7 @@ fn circle(
 
 /// RVO2's own arrival on each circle (`tools/rvo2_circle.py`: RVO2 2.0.3 through pyrvo 0.4.3),
 /// `None` where RVO2's agents never all arrive (a jam in the middle that its symmetry holds).
-const FAMILY: [(usize, f32, Option<f32>); 7] = [
+const FAMILY: [(usize, f32, Option<f32>); 8] = [
     (50, 40.0, None),
     (100, 60.0, Some(392.25)),
     (150, 80.0, Some(467.75)),
@@ -122,6 +122,7 @@ const FAMILY: [(usize, f32, Option<f32>); 7] = [
     (250, 200.0, Some(961.25)),
     (400, 200.0, Some(949.75)),
     (500, 250.0, Some(1364.0)),
+    (1000, 500.0, Some(1884.25)),
 ];
 
 #[test]

@@ -1,7 +1,8 @@
 // The GPU flock drawn from its boid buffer, read as per-instance data and turned to each
 // boid's velocity. 2D: one quad of the prefab's sprite per boid ([x, y, vx, vy]; the sprite
 // points along +x). 3D (`FLOCK_3D`): the prefab's mesh per boid ([x, y, z, _, vx, vy, vz, _];
-// the mesh points along -z with +y up), lit by one light.
+// the mesh points along -z with +y up), lit by the scene's first directional light and ambient
+// light as a matte surface, times the camera's exposure, and fogged by the camera's fog.
 
 struct View {
     clip_from_world: mat4x4<f32>,
@@ -9,8 +10,20 @@ struct View {
     color: vec4<f32>,
     // [random hue: 1 or 0, saturation, lightness, alpha].
     hue: vec4<f32>,
-    // 2D: the sprite's size in world units in x and y. 3D: the direction the light comes from.
+    // 2D: the sprite's size in world units in x and y. 3D: the direction towards the light.
     shape: vec4<f32>,
+    // 3D only (zero in 2D). The light's linear colour x illuminance x exposure.
+    sun: vec4<f32>,
+    // The ambient light's linear colour x brightness x exposure.
+    ambient: vec4<f32>,
+    // The camera's position (xyz) and the fog's mode in w: 0 none, 1 linear, 2 exponential,
+    // 3 exponential squared, 4 atmospheric.
+    camera: vec4<f32>,
+    fog_color: vec4<f32>,
+    // [start, end, density, _]; atmospheric fog: the extinction (xyz).
+    fog: vec4<f32>,
+    // Atmospheric fog's inscattering (xyz).
+    fog_inscattering: vec4<f32>,
 }
 
 @group(0) @binding(0) var<uniform> view: View;
@@ -51,6 +64,34 @@ struct Varyings {
     @builtin(position) clip: vec4<f32>,
     @location(0) normal: vec3<f32>,
     @location(1) color: vec4<f32>,
+    @location(2) world: vec3<f32>,
+}
+
+const PI: f32 = 3.141592653589793;
+
+// Bevy's distance fog (bevy_pbr's fog.wgsl), without the light's scattering.
+fn fogged(color: vec4<f32>, world: vec3<f32>) -> vec4<f32> {
+    let mode = view.camera.w;
+    let distance = length(world - view.camera.xyz);
+    if mode == 1.0 {
+        let start = view.fog.x;
+        let end = view.fog.y;
+        let amount = 1.0 - clamp((end - distance) / (end - start), 0.0, 1.0);
+        return vec4(mix(color.rgb, view.fog_color.rgb, amount * view.fog_color.a), color.a);
+    } else if mode == 2.0 {
+        let amount = 1.0 - 1.0 / exp(distance * view.fog.z);
+        return vec4(mix(color.rgb, view.fog_color.rgb, amount * view.fog_color.a), color.a);
+    } else if mode == 3.0 {
+        let amount = 1.0 - 1.0 / exp(pow(distance * view.fog.z, 2.0));
+        return vec4(mix(color.rgb, view.fog_color.rgb, amount * view.fog_color.a), color.a);
+    } else if mode == 4.0 {
+        let extinction = 1.0 - 1.0 / exp(distance * view.fog.xyz);
+        let inscattering = 1.0 - 1.0 / exp(distance * view.fog_inscattering.xyz);
+        let rgb = color.rgb * (1.0 - extinction * view.fog_color.a)
+            + view.fog_color.rgb * inscattering * view.fog_color.a;
+        return vec4(rgb, color.a);
+    }
+    return color;
 }
 
 @vertex
@@ -82,13 +123,16 @@ fn vertex(
     out.clip = view.clip_from_world * vec4<f32>(world, 1.0);
     out.normal = turn * normal;
     out.color = boid_color(boid);
+    out.world = world;
     return out;
 }
 
 @fragment
 fn fragment(in: Varyings) -> @location(0) vec4<f32> {
-    let lit = max(dot(normalize(in.normal), normalize(view.shape.xyz)), 0.0);
-    return vec4<f32>(in.color.rgb * (0.35 + 0.65 * lit), in.color.a);
+    // Lambert: albedo / pi x the light's illuminance x cos(angle), plus albedo x ambient.
+    let facing = max(dot(normalize(in.normal), normalize(view.shape.xyz)), 0.0);
+    let light = view.sun.rgb * facing / PI + view.ambient.rgb;
+    return fogged(vec4<f32>(in.color.rgb * light, in.color.a), in.world);
 }
 
 #else
