@@ -45,7 +45,7 @@ pub(crate) struct Sun {
     pub color: Vec3,
 }
 
-/// The scene's first directional light (the lowest entity, so the choice is stable), as
+/// The scene's first directional light (the lowest entity index, so the choice is stable), as
 /// [`Sun`]; lights whose direction or colour are not finite are passed over.
 #[cfg(flock_3d)]
 pub(crate) fn first_sun<'a>(
@@ -59,7 +59,7 @@ pub(crate) fn first_sun<'a>(
                 Vec3::from_slice(&light.color.to_linear().to_f32_array()[..3]) * light.illuminance;
             (toward.is_finite() && color.is_finite()).then_some((entity, Sun { toward, color }))
         })
-        .min_by_key(|(entity, _)| *entity)
+        .min_by_key(|(entity, _)| entity.index_u32())
         .map(|(_, sun)| sun)
 }
 
@@ -75,14 +75,17 @@ pub(crate) fn ambient_of(color: Color, brightness: f32) -> Vec3 {
 }
 
 /// What a 3D view adds to the look: its exposure, where it is, its own ambient light and its
-/// fog.
+/// fog (nothing in 2D).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ViewScene {
     /// Bevy's exposure multiplier (`Exposure::exposure`).
+    #[cfg(flock_3d)]
     pub exposure: f32,
     /// The camera's position in the world (fog grows with the distance from it).
+    #[cfg(flock_3d)]
     pub camera: Vec3,
     /// The camera's own ambient light, replacing the scene's.
+    #[cfg(flock_3d)]
     pub ambient: Option<Vec3>,
     /// The camera's distance fog.
     #[cfg(flock_3d)]
@@ -330,6 +333,132 @@ mod tests {
             ..default()
         };
         assert_eq!(check_prefab(&bright), Ok(()));
+    }
+
+    #[cfg(flock_3d)]
+    #[test]
+    fn the_first_finite_directional_light_lights_the_boids() {
+        let (first, second) = (
+            Entity::from_raw_u32(3).unwrap(),
+            Entity::from_raw_u32(8).unwrap(),
+        );
+        let light = DirectionalLight {
+            illuminance: 1000.0,
+            color: Color::linear_rgb(1.0, 0.5, 0.25),
+            ..default()
+        };
+        let above = GlobalTransform::from(
+            Transform::from_xyz(0.0, 5.0, 0.0).looking_at(Vec3::ZERO, Vec3::X),
+        );
+        let side = GlobalTransform::from(
+            Transform::from_xyz(5.0, 0.0, 0.0).looking_at(Vec3::ZERO, Vec3::Y),
+        );
+        let sun =
+            first_sun([(second, &light, &side), (first, &light, &above)].into_iter()).unwrap();
+        assert!(
+            sun.toward.distance(Vec3::Y) < 1e-5,
+            "the lowest entity's: {sun:?}"
+        );
+        assert!(sun.color.distance(Vec3::new(1000.0, 500.0, 250.0)) < 1e-2);
+        let broken = DirectionalLight {
+            illuminance: f32::INFINITY,
+            ..light.clone()
+        };
+        let sun =
+            first_sun([(first, &broken, &above), (second, &light, &side)].into_iter()).unwrap();
+        assert!(
+            sun.toward.distance(Vec3::X) < 1e-5,
+            "a light that is not finite is passed over"
+        );
+        assert_eq!(first_sun(std::iter::empty()), None);
+        assert_eq!(ambient_of(Color::WHITE, f32::NAN), Vec3::ZERO);
+        assert_eq!(ambient_of(Color::WHITE, -4.0), Vec3::ZERO);
+    }
+
+    #[cfg(flock_3d)]
+    #[test]
+    fn the_view_carries_the_exposed_light_and_every_fog_falloff() {
+        use bevy::pbr::{DistanceFog, FogFalloff};
+        let look = RenderGpuLook {
+            sun: Some(Sun {
+                toward: Vec3::Y,
+                color: Vec3::splat(1000.0),
+            }),
+            ambient: Vec3::splat(100.0),
+            ..default()
+        };
+        let fog = |falloff| DistanceFog {
+            color: Color::linear_rgba(0.1, 0.2, 0.3, 1.0),
+            falloff,
+            ..default()
+        };
+        let words = |scene: &ViewScene| floats(&view_uniform(Mat4::IDENTITY, &look, scene));
+        let scene = ViewScene {
+            exposure: 0.5,
+            camera: Vec3::new(1.0, 2.0, 3.0),
+            ambient: None,
+            fog: Some(fog(FogFalloff::Linear {
+                start: 10.0,
+                end: 50.0,
+            })),
+        };
+        let linear = words(&scene);
+        assert_eq!(linear[24..27], [0.0, 1.0, 0.0], "towards the light");
+        assert_eq!(linear[28..31], [500.0; 3], "the light times the exposure");
+        assert_eq!(
+            linear[32..35],
+            [50.0; 3],
+            "the scene's ambient times the exposure"
+        );
+        assert_eq!(
+            linear[36..40],
+            [1.0, 2.0, 3.0, 1.0],
+            "the camera, linear fog"
+        );
+        assert_eq!(linear[40..44], [0.1, 0.2, 0.3, 1.0]);
+        assert_eq!(linear[44..46], [10.0, 50.0]);
+        let own_ambient = words(&ViewScene {
+            ambient: Some(Vec3::splat(10.0)),
+            ..scene.clone()
+        });
+        assert_eq!(
+            own_ambient[32..35],
+            [5.0; 3],
+            "the camera's own ambient light"
+        );
+        let exponential = words(&ViewScene {
+            fog: Some(fog(FogFalloff::Exponential { density: 0.25 })),
+            ..scene.clone()
+        });
+        assert_eq!((exponential[39], exponential[46]), (2.0, 0.25));
+        let squared = words(&ViewScene {
+            fog: Some(fog(FogFalloff::ExponentialSquared { density: 0.5 })),
+            ..scene.clone()
+        });
+        assert_eq!((squared[39], squared[46]), (3.0, 0.5));
+        let atmospheric = words(&ViewScene {
+            fog: Some(fog(FogFalloff::Atmospheric {
+                extinction: Vec3::new(0.1, 0.2, 0.3),
+                inscattering: Vec3::new(0.4, 0.5, 0.6),
+            })),
+            ..scene.clone()
+        });
+        assert_eq!(atmospheric[39], 4.0);
+        assert_eq!(atmospheric[44..47], [0.1, 0.2, 0.3]);
+        assert_eq!(atmospheric[48..51], [0.4, 0.5, 0.6]);
+        // A fog or exposure that is not finite is left out: no NaN reaches the screen.
+        let broken = words(&ViewScene {
+            exposure: f32::NAN,
+            fog: Some(fog(FogFalloff::Exponential {
+                density: f32::INFINITY,
+            })),
+            ..scene.clone()
+        });
+        assert!(broken.iter().all(|word| word.is_finite()), "{broken:?}");
+        assert_eq!(broken[39], 0.0, "no fog");
+        assert_eq!(broken[28..31], [0.0; 3], "no exposure, no light");
+        let no_fog = words(&ViewScene { fog: None, ..scene });
+        assert_eq!(no_fog[39], 0.0);
     }
 
     fn floats(bytes: &[u8]) -> Vec<f32> {

@@ -88,9 +88,10 @@ const MAX_CPU_SPAWN: usize = 100_000;
 #[cfg(feature = "gpu")]
 const MAX_GPU_SPAWN: usize = 10_000_000;
 
-/// The GPU flock's stats: boids on the device, the device's limit, the step as the device
-/// timed it, steps taken, and why it stopped (if it has).
-pub(super) fn gpu_stats_ui(ui: &mut Ui, choice: PanelFlock, gpu: &GpuView) {
+/// The GPU flock's stats, where the panel drives it: boids on the device, the device's limit,
+/// the step as the device timed it, steps taken, and why it stopped (if it has). Whether it
+/// showed them.
+pub(super) fn gpu_stats_ui(ui: &mut Ui, choice: PanelFlock, gpu: &GpuView) -> bool {
     #[cfg(feature = "gpu")]
     if let (PanelFlock::Gpu, Some(flock)) = (choice, gpu.as_deref()) {
         egui::Grid::new("gpu stats").num_columns(2).show(ui, |ui| {
@@ -116,8 +117,10 @@ pub(super) fn gpu_stats_ui(ui: &mut Ui, choice: PanelFlock, gpu: &GpuView) {
                 format!("GPU flock stopped: {reason}"),
             );
         }
+        return true;
     }
     let _ = (ui, choice, gpu);
+    false
 }
 
 /// Why the GPU flock refuses the panel's settings (topological neighbours, say), where the

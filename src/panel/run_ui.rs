@@ -54,10 +54,13 @@ pub(super) fn run_section(
                 .speed(5.0),
         );
         ui.label(format!("boids: {count}"));
-        let mut cap = tuning.settings.max_boids;
-        settings_ui::cap_ui(ui, &mut cap);
-        if cap != tuning.settings.max_boids {
-            tuning.settings.max_boids = cap;
+        // The cap is the CPU flock's; the GPU flock's is the device's, shown in the stats.
+        if *choice == PanelFlock::Cpu {
+            let mut cap = tuning.settings.max_boids;
+            settings_ui::cap_ui(ui, &mut cap);
+            if cap != tuning.settings.max_boids {
+                tuning.settings.max_boids = cap;
+            }
         }
     });
     let error = match tuning.settings.validate() {

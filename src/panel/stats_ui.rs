@@ -16,8 +16,8 @@ pub(super) fn measure_frame_rate(time: Res<Time<Real>>, mut state: ResMut<PanelS
     };
 }
 
-/// The CPU flock's step and the frame rate; the GPU flock's step too where the panel drives
-/// it.
+/// The driven flock's step (the CPU flock's, or the GPU flock's where the panel drives it) and
+/// the frame rate.
 pub(super) fn stats_section(
     ui: &mut Ui,
     state: &PanelState,
@@ -25,7 +25,12 @@ pub(super) fn stats_section(
     choice: PanelFlock,
     gpu: &GpuView,
 ) {
-    gpu_stats_ui(ui, choice, gpu);
+    if gpu_stats_ui(ui, choice, gpu) {
+        egui::Grid::new("stats").num_columns(2).show(ui, |ui| {
+            frame_rate_row(ui, state);
+        });
+        return;
+    }
     let timings = shown.buffers.timings();
     let boids = shown.buffers.entities().len();
     let stats = shown.buffers.stats();
@@ -46,16 +51,20 @@ pub(super) fn stats_section(
         ui.label("steering");
         ui.label(format!("{:.3} ms", timings.steer.as_secs_f64() * 1e3));
         ui.end_row();
-        ui.label("frame rate");
-        let fps = if state.frame_seconds > 0.0 {
-            1.0 / state.frame_seconds
-        } else {
-            0.0
-        };
-        ui.label(format!("{fps:.0} fps"));
-        ui.end_row();
+        frame_rate_row(ui, state);
         ui.label("neighbours per boid");
         ui.label(format!("{:.1}", per_boid(stats.neighbours)));
         ui.end_row();
     });
+}
+
+fn frame_rate_row(ui: &mut Ui, state: &PanelState) {
+    ui.label("frame rate");
+    let fps = if state.frame_seconds > 0.0 {
+        1.0 / state.frame_seconds
+    } else {
+        0.0
+    };
+    ui.label(format!("{fps:.0} fps"));
+    ui.end_row();
 }
