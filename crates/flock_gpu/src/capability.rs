@@ -4,6 +4,8 @@
 use crate::error::GpuError;
 use crate::grid::MAX_CELLS;
 use crate::layout::BOID_BYTES;
+use crate::points::POINTS_BYTES;
+use crate::species::KINDS_BYTES;
 
 /// Storage buffers the kernel binds to its compute passes (boids, sorted boids, sorted index,
 /// cell of each boid, rank in its cell, scattered index, cell starts, scan block sums): the
@@ -18,8 +20,15 @@ const WORKGROUP_BYTES: u32 = WORKGROUP_SIZE * 4;
 pub(crate) const MAX_GROUPS_PER_AXIS: u32 = 65535;
 /// The most boids the kernel holds on any device: see [`max_boids`].
 pub const MAX_BOIDS: usize = 1 << 31;
-/// At least the uniform's size (params.rs: 160 bytes); WebGPU guarantees 64 KiB.
-const PARAMS_BYTES: u64 = 256;
+/// The largest uniform the steering binds: the points (points.rs), larger than the params
+/// (params.rs: 176 bytes) and the species (species.rs); WebGPU guarantees 64 KiB.
+const UNIFORM_BYTES: u64 = if POINTS_BYTES > KINDS_BYTES {
+    POINTS_BYTES
+} else {
+    KINDS_BYTES
+};
+/// Uniform buffers the steering binds: the params, the species and the points.
+const UNIFORM_BUFFERS: u32 = 3;
 /// Workgroups the scan dispatches along x: one per block of 1024 of the grid's cell starts
 /// (`SCAN_BLOCK` in shaders/grid.wgsl).
 const SCAN_BLOCKS: u32 = (MAX_CELLS + 1).div_ceil(1024);
@@ -63,12 +72,12 @@ pub fn check_limits(limits: &wgpu::Limits) -> Result<(), GpuError> {
         ),
         (
             "uniform buffers per shader stage",
-            1,
+            UNIFORM_BUFFERS.into(),
             limits.max_uniform_buffers_per_shader_stage.into(),
         ),
         (
             "bytes per uniform buffer binding",
-            PARAMS_BYTES,
+            UNIFORM_BYTES,
             limits.max_uniform_buffer_binding_size,
         ),
         (

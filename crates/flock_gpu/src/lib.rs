@@ -22,6 +22,16 @@
 //! are not used (in Bevy's build of wgpu they are one stack per device shared by all threads,
 //! which the renderer's own scopes use too).
 //!
+//! **Gameplay**, as the Bevy plugin's CPU behaviours define it: up to [`MAX_SPECIES`] species
+//! ([`SpeciesSettings`]: each its own weights, radii, max speed and force), which flock only
+//! with their own kind; hunts between them ([`GpuHunt`]: prey flee predators, predators pursue
+//! the nearest prey); and up to [`MAX_POINTS`] points the game moves every frame
+//! ([`GpuPoint`]: attractors, repellers, predators). The hunts' and points' forces are summed,
+//! truncated to the max force and added to the flocking force, as the plugin combines its
+//! behaviours. They run in a second build of the steering pass, so a flock without them steps
+//! exactly as before. Everything is checked on the host first, and too many of anything is an
+//! error, never a truncation.
+//!
 //! **Deterministic on one device:** each cell's boids are visited in index order (not in the
 //! order the atomics counted them), so the same flock stepped with the same settings gives the
 //! same buffers, bit for bit, from run to run on one GPU and driver. The result matches the CPU
@@ -56,7 +66,9 @@ mod flock;
 mod grid;
 mod layout;
 mod params;
+mod points;
 mod shaders;
+mod species;
 mod timing;
 
 pub use capability::{MAX_BOIDS, check_limits, max_boids};
@@ -72,6 +84,8 @@ pub use flock::{DeviceFlock, check_config};
 pub type GpuFlock = DeviceFlock;
 pub use grid::MAX_CELLS;
 pub use layout::{BOID_BYTES, boid_from_floats, boid_to_floats};
+pub use points::{GpuPoint, MAX_POINTS, check_points};
+pub use species::{GpuHunt, MAX_HUNTS, MAX_SPECIES, SpeciesSettings, check_hunts, check_species};
 
 /// The kernel's vector type: `Vec2` in `flock_gpu`, `Vec3` in `flock_gpu3d`.
 pub use flock_core::{DIMENSIONS, FlockConfig, Vector};

@@ -20,7 +20,14 @@ pub(crate) fn grid_source() -> String {
     [PRELUDE, COMMON, include_str!("shaders/grid.wgsl")].concat()
 }
 
-/// The steering, integration and edges pass.
+/// The steering, integration and edges pass, with the gameplay it runs when its `GAMEPLAY`
+/// constant is set.
 pub(crate) fn steer_source() -> String {
-    [PRELUDE, COMMON, include_str!("shaders/steer.wgsl")].concat()
+    [
+        PRELUDE,
+        COMMON,
+        include_str!("shaders/gameplay.wgsl"),
+        include_str!("shaders/steer.wgsl"),
+    ]
+    .concat()
 }

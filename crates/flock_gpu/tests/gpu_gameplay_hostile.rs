@@ -1,0 +1,481 @@
+//! The gameplay calls given what a caller might hand them: no species, too many species,
+//! hunts or points, species indices past the species set, values that are not finite or are
+//! huge, contradictory rules. Each is a clear error that changes nothing (the flock keeps its
+//! species, hunts, points and boids, and steps on finite and inside its bounds); extreme but
+//! valid values step finite. `flock_gpu3d` runs the same cases in 3D.
+
+#[cfg(flock_3d)]
+extern crate flock_gpu3d as flock_gpu;
+
+mod common;
+
+use common::{all_finite, device};
+use flock_core::{Flock, FlockConfig, Neighbours, SpeedMode, Vector};
+use flock_gpu::{
+    DeviceFlock, GpuError, GpuHunt, GpuPoint, MAX_HUNTS, MAX_POINTS, MAX_SPECIES, SpeciesSettings,
+    check_config,
+};
+
+const BOIDS: usize = 300;
+
+/// A flock of [`BOIDS`] boids in three species with one hunt and one point.
+fn flock_in_play() -> Option<(
+    DeviceFlock,
+    Vec<SpeciesSettings>,
+    Vec<GpuHunt>,
+    Vec<GpuPoint>,
+)> {
+    let (device, queue) = device()?;
+    let config = FlockConfig::default();
+    let start = Flock::random(BOIDS, &config, 31);
+    let mut flock = DeviceFlock::new(device, queue, config, BOIDS).unwrap();
+    flock.upload(start.positions(), start.velocities()).unwrap();
+    let species = vec![SpeciesSettings::from_config(&config); 3];
+    flock.set_species(&species).unwrap();
+    let kinds: Vec<u32> = (0..BOIDS as u32).map(|boid| boid % 3).collect();
+    flock.upload_species(&kinds).unwrap();
+    let hunts = vec![hunt(1, 0)];
+    flock.set_hunts(&hunts).unwrap();
+    let points = vec![repeller(Vector::ZERO)];
+    flock.set_points(&points).unwrap();
+    Some((flock, species, hunts, points))
+}
+
+fn hunt(predator: u32, prey: u32) -> GpuHunt {
+    GpuHunt {
+        predator,
+        prey,
+        flee_radius: 60.0,
+        flee_weight: 0.5,
+        chase_radius: 80.0,
+        chase_weight: 0.5,
+        max_look_ahead: 1.0,
+    }
+}
+
+fn repeller(position: Vector) -> GpuPoint {
+    GpuPoint::Repeller {
+        position,
+        radius: 100.0,
+        weight: 1.0,
+    }
+}
+
+/// The flock still holds its species, hunts, points and boids, and steps finite and inside
+/// its bounds.
+fn unchanged(
+    flock: &mut DeviceFlock,
+    (species, hunts, points): (&[SpeciesSettings], &[GpuHunt], &[GpuPoint]),
+    case: &str,
+) {
+    assert_eq!(flock.species(), species, "{case}");
+    assert_eq!(flock.hunts(), hunts, "{case}");
+    assert_eq!(flock.point_count(), points.len(), "{case}");
+    assert_eq!(flock.len(), BOIDS, "{case}");
+    for _ in 0..3 {
+        flock.step(1.0 / 60.0).unwrap();
+    }
+    let (positions, velocities) = flock.read_back().unwrap();
+    assert_eq!(positions.len(), BOIDS, "{case}");
+    assert!(all_finite(&positions) && all_finite(&velocities), "{case}");
+    let bounds = flock.config().bounds;
+    assert!(positions.iter().all(|p| bounds.contains(*p)), "{case}");
+}
+
+#[test]
+fn no_species_too_many_and_invalid_rules_are_refused() {
+    let Some((mut flock, species, hunts, points)) = flock_in_play() else {
+        return;
+    };
+    let base = SpeciesSettings::from_config(flock.config());
+    assert_eq!(flock.set_species(&[]), Err(GpuError::NoSpecies));
+    for count in [MAX_SPECIES + 1, 1000] {
+        let error = flock.set_species(&vec![base; count]).unwrap_err();
+        assert_eq!(
+            error,
+            GpuError::TooMany {
+                what: "species",
+                requested: count,
+                limit: MAX_SPECIES
+            }
+        );
+        assert!(error.to_string().contains("at most 8"), "{error}");
+    }
+    let invalid = [
+        (
+            "max_speed",
+            SpeciesSettings {
+                max_speed: f32::NAN,
+                ..base
+            },
+        ),
+        (
+            "max_speed",
+            SpeciesSettings {
+                max_speed: -1.0,
+                ..base
+            },
+        ),
+        (
+            "max_force",
+            SpeciesSettings {
+                max_force: 0.0,
+                ..base
+            },
+        ),
+        (
+            "max_force",
+            SpeciesSettings {
+                max_force: f32::INFINITY,
+                ..base
+            },
+        ),
+        (
+            "cohesion_radius",
+            SpeciesSettings {
+                cohesion_radius: 1e30,
+                ..base
+            },
+        ),
+        (
+            "separation_radius",
+            SpeciesSettings {
+                separation_radius: -5.0,
+                ..base
+            },
+        ),
+        (
+            "weights.alignment",
+            SpeciesSettings {
+                weights: flock_core::RuleWeights {
+                    alignment: f32::NAN,
+                    ..base.weights
+                },
+                ..base
+            },
+        ),
+        (
+            "weights.cohesion",
+            SpeciesSettings {
+                weights: flock_core::RuleWeights {
+                    cohesion: 1e20,
+                    ..base.weights
+                },
+                ..base
+            },
+        ),
+    ];
+    for (field, bad) in invalid {
+        let list = [base, base, bad];
+        let error = flock.set_species(&list).unwrap_err();
+        assert!(
+            matches!(&error, GpuError::Species { index: 2, error } if error.field == field),
+            "{field}: {error}"
+        );
+        assert!(error.to_string().starts_with("species 2:"), "{error}");
+        unchanged(
+            &mut flock,
+            (&species, &hunts, &points),
+            &format!("bad {field}"),
+        );
+    }
+    // Contradictory: a species slower than the flock's minimum speed, and settings that
+    // would make a species so.
+    let mut clamped = *flock.config();
+    clamped.speed_mode = SpeedMode::Clamp { min_speed: 60.0 };
+    flock.set_config(clamped).unwrap();
+    let slow = SpeciesSettings {
+        max_speed: 30.0,
+        ..base
+    };
+    assert!(matches!(
+        flock.set_species(&[base, slow, base]),
+        Err(GpuError::Species { index: 1, .. })
+    ));
+    let slower = SpeciesSettings {
+        max_speed: 80.0,
+        ..base
+    };
+    flock.set_species(&[base, slower, base]).unwrap();
+    let faster_minimum = FlockConfig {
+        speed_mode: SpeedMode::Clamp { min_speed: 100.0 },
+        ..clamped
+    };
+    assert!(matches!(
+        flock.set_config(faster_minimum),
+        Err(GpuError::Species { index: 1, .. })
+    ));
+    assert_eq!(*flock.config(), clamped);
+    flock.set_species(&species).unwrap();
+    unchanged(&mut flock, (&species, &hunts, &points), "contradictions");
+}
+
+#[test]
+fn species_indices_past_the_species_set_are_refused_before_the_device() {
+    let Some((mut flock, species, hunts, points)) = flock_in_play() else {
+        return;
+    };
+    let mut kinds: Vec<u32> = vec![0; BOIDS];
+    for bad in [3, MAX_SPECIES as u32, u32::MAX] {
+        kinds[17] = bad;
+        assert_eq!(
+            flock.upload_species(&kinds),
+            Err(GpuError::SpeciesOutOfRange {
+                boid: 17,
+                species: bad,
+                count: 3
+            })
+        );
+    }
+    for length in [0, BOIDS - 1, BOIDS + 1] {
+        assert_eq!(
+            flock.upload_species(&vec![0; length]),
+            Err(GpuError::SpeciesLengthMismatch {
+                boids: BOIDS,
+                species: length
+            })
+        );
+    }
+    let more = Flock::random(10, flock.config(), 32);
+    let error = flock
+        .append_with_species(more.positions(), more.velocities(), &[7; 10])
+        .unwrap_err();
+    assert!(
+        error.to_string().contains("species 7") && error.to_string().contains("3 species"),
+        "{error}"
+    );
+    assert!(matches!(
+        flock.append_with_species(more.positions(), more.velocities(), &[0; 9]),
+        Err(GpuError::SpeciesLengthMismatch { .. })
+    ));
+    // Fewer species than the boids name.
+    assert_eq!(
+        flock.set_species(&species[..2]),
+        Err(GpuError::SpeciesInUse {
+            highest: 2,
+            count: 2
+        })
+    );
+    unchanged(&mut flock, (&species, &hunts, &points), "bad indices");
+    // Appended boids of valid species take part.
+    flock
+        .append_with_species(more.positions(), more.velocities(), &[2; 10])
+        .unwrap();
+    assert_eq!(flock.len(), BOIDS + 10);
+    // Without species, any index past 0 is out of range.
+    let (device, queue) = device().unwrap();
+    let mut bare = DeviceFlock::new(device, queue, FlockConfig::default(), 0).unwrap();
+    bare.upload(more.positions(), more.velocities()).unwrap();
+    assert!(matches!(
+        bare.upload_species(&[1; 10]),
+        Err(GpuError::SpeciesOutOfRange { count: 0, .. })
+    ));
+    // An empty flock takes an empty list.
+    bare.upload(&[], &[]).unwrap();
+    bare.set_species(&species).unwrap();
+    bare.upload_species(&[]).unwrap();
+    bare.step(1.0 / 60.0).unwrap();
+}
+
+#[test]
+fn bad_hunts_are_refused_whole() {
+    let Some((mut flock, species, hunts, points)) = flock_in_play() else {
+        return;
+    };
+    let good = hunt(0, 1);
+    let mut bad: Vec<(&str, GpuHunt)> = vec![
+        ("predator", hunt(3, 0)),
+        ("prey", hunt(0, u32::MAX)),
+        ("prey", hunt(2, 2)),
+        ("prey", good),
+    ];
+    for (field, value) in [
+        ("flee_radius", f32::NAN),
+        ("flee_radius", -1.0),
+        ("chase_radius", f32::INFINITY),
+        ("chase_radius", 1e12),
+        ("max_look_ahead", f32::NEG_INFINITY),
+        ("flee_weight", f32::NAN),
+        ("chase_weight", 1e7),
+    ] {
+        let mut hunt = hunt(2, 0);
+        match field {
+            "flee_radius" => hunt.flee_radius = value,
+            "chase_radius" => hunt.chase_radius = value,
+            "max_look_ahead" => hunt.max_look_ahead = value,
+            "flee_weight" => hunt.flee_weight = value,
+            _ => hunt.chase_weight = value,
+        }
+        bad.push((field, hunt));
+    }
+    for (field, bad) in bad {
+        // The bad hunt after a good one: refused whole, naming the bad one.
+        let error = flock.set_hunts(&[good, bad]).unwrap_err();
+        assert!(
+            matches!(&error, GpuError::Hunt { index: 1, error } if error.field == field),
+            "{field}: {error}"
+        );
+        assert!(error.to_string().starts_with("hunt 1:"), "{error}");
+    }
+    let error = flock.set_hunts(&vec![good; MAX_HUNTS + 1]).unwrap_err();
+    assert!(
+        matches!(error, GpuError::TooMany { what: "hunts", .. }),
+        "{error}"
+    );
+    unchanged(&mut flock, (&species, &hunts, &points), "bad hunts");
+    // No hunts is fine: it stops them.
+    flock.set_hunts(&[]).unwrap();
+    unchanged(&mut flock, (&species, &[], &points), "no hunts");
+}
+
+#[test]
+fn more_points_than_the_buffer_holds_and_bad_points_are_refused_whole() {
+    let Some((mut flock, species, hunts, points)) = flock_in_play() else {
+        return;
+    };
+    for count in [MAX_POINTS + 1, 10_000] {
+        let error = flock
+            .set_points(&vec![repeller(Vector::ZERO); count])
+            .unwrap_err();
+        assert_eq!(
+            error,
+            GpuError::TooMany {
+                what: "points",
+                requested: count,
+                limit: MAX_POINTS
+            }
+        );
+        assert!(error.to_string().contains("at most 64"), "{error}");
+    }
+    let bad = [
+        ("position", repeller(Vector::splat(f32::NAN))),
+        ("position", repeller(Vector::splat(1e30))),
+        ("position", repeller(Vector::splat(f32::INFINITY))),
+        (
+            "radius",
+            GpuPoint::Repeller {
+                position: Vector::ZERO,
+                radius: -1.0,
+                weight: 1.0,
+            },
+        ),
+        (
+            "radius",
+            GpuPoint::Attractor {
+                position: Vector::ZERO,
+                slow_radius: f32::INFINITY,
+                weight: 1.0,
+            },
+        ),
+        (
+            "weight",
+            GpuPoint::Attractor {
+                position: Vector::ZERO,
+                slow_radius: 0.0,
+                weight: f32::NAN,
+            },
+        ),
+        (
+            "velocity",
+            GpuPoint::Predator {
+                position: Vector::ZERO,
+                velocity: Vector::splat(f32::NEG_INFINITY),
+                radius: 10.0,
+                weight: 1.0,
+                max_look_ahead: 1.0,
+            },
+        ),
+        (
+            "max_look_ahead",
+            GpuPoint::Predator {
+                position: Vector::ZERO,
+                velocity: Vector::ZERO,
+                radius: 10.0,
+                weight: 1.0,
+                max_look_ahead: f32::NAN,
+            },
+        ),
+    ];
+    for (field, bad) in bad {
+        let error = flock
+            .set_points(&[repeller(Vector::ZERO), bad])
+            .unwrap_err();
+        assert!(
+            matches!(&error, GpuError::Point { index: 1, error } if error.field == field),
+            "{field}: {error}"
+        );
+    }
+    unchanged(&mut flock, (&species, &hunts, &points), "bad points");
+    flock.set_points(&[]).unwrap();
+    unchanged(&mut flock, (&species, &hunts, &[]), "no points");
+}
+
+#[test]
+fn extreme_but_valid_gameplay_steps_finite_with_no_boid_lost() {
+    let Some((mut flock, _, _, _)) = flock_in_play() else {
+        return;
+    };
+    let far = Vector::splat(FlockConfig::MAX_MAGNITUDE);
+    let points = [
+        GpuPoint::Attractor {
+            position: far,
+            slow_radius: FlockConfig::MAX_MAGNITUDE,
+            weight: FlockConfig::MAX_WEIGHT,
+        },
+        GpuPoint::Repeller {
+            position: Vector::ZERO,
+            radius: FlockConfig::MAX_MAGNITUDE,
+            weight: -FlockConfig::MAX_WEIGHT,
+        },
+        GpuPoint::Predator {
+            position: -far,
+            velocity: far,
+            radius: FlockConfig::MAX_MAGNITUDE,
+            weight: FlockConfig::MAX_WEIGHT,
+            max_look_ahead: FlockConfig::MAX_MAGNITUDE,
+        },
+    ];
+    flock.set_points(&points).unwrap();
+    // Hunts that reach across the world: the grid becomes one cell.
+    let huge = GpuHunt {
+        flee_radius: FlockConfig::MAX_MAGNITUDE,
+        chase_radius: FlockConfig::MAX_MAGNITUDE,
+        flee_weight: FlockConfig::MAX_WEIGHT,
+        chase_weight: -FlockConfig::MAX_WEIGHT,
+        max_look_ahead: FlockConfig::MAX_MAGNITUDE,
+        ..hunt(0, 1)
+    };
+    flock.set_hunts(&[huge, hunt(2, 1)]).unwrap();
+    // Every boid on one point: predators and prey at distance zero.
+    let positions = vec![Vector::ZERO; BOIDS];
+    let velocities = vec![Vector::ZERO; BOIDS];
+    flock.upload(&positions, &velocities).unwrap();
+    let kinds: Vec<u32> = (0..BOIDS as u32).map(|boid| boid % 3).collect();
+    flock.upload_species(&kinds).unwrap();
+    let species = flock.species().to_vec();
+    let hunts = flock.hunts().to_vec();
+    unchanged(&mut flock, (&species, &hunts, &points), "extremes");
+}
+
+#[test]
+fn topological_neighbours_are_refused_by_name() {
+    let nearest = FlockConfig {
+        neighbours: Neighbours::Nearest { k: 7 },
+        ..FlockConfig::default()
+    };
+    let error = check_config(&nearest).unwrap_err();
+    assert_eq!(error.field, "neighbours");
+    let message = error.to_string();
+    assert!(
+        message.contains("Neighbours::Metric") && message.contains("nearest-k"),
+        "{message}"
+    );
+    let Some((mut flock, species, hunts, points)) = flock_in_play() else {
+        return;
+    };
+    assert!(matches!(
+        flock.set_config(nearest),
+        Err(GpuError::Config(error)) if error.field == "neighbours"
+    ));
+    unchanged(&mut flock, (&species, &hunts, &points), "topological");
+}
