@@ -4,6 +4,7 @@
 use crate::error::GpuError;
 use crate::grid::MAX_CELLS;
 use crate::layout::BOID_BYTES;
+use crate::obstacles::OBSTACLES_BYTES;
 use crate::points::POINTS_BYTES;
 use crate::species::KINDS_BYTES;
 
@@ -20,15 +21,16 @@ const WORKGROUP_BYTES: u32 = WORKGROUP_SIZE * 4;
 pub(crate) const MAX_GROUPS_PER_AXIS: u32 = 65535;
 /// The most boids the kernel holds on any device: see [`max_boids`].
 pub const MAX_BOIDS: usize = 1 << 31;
-/// The largest uniform the steering binds: the points (points.rs), larger than the params
-/// (params.rs: 176 bytes) and the species (species.rs); WebGPU guarantees 64 KiB.
-const UNIFORM_BYTES: u64 = if POINTS_BYTES > KINDS_BYTES {
-    POINTS_BYTES
-} else {
-    KINDS_BYTES
-};
-/// Uniform buffers the steering binds: the params, the species and the points.
-const UNIFORM_BUFFERS: u32 = 3;
+/// The largest uniform the steering binds: the obstacles (obstacles.rs, about 9 KiB), larger
+/// than the params (params.rs: 176 bytes), the species (species.rs) and the points
+/// (points.rs); WebGPU guarantees 64 KiB, its downlevel limits 16 KiB.
+const UNIFORM_BYTES: u64 = max(OBSTACLES_BYTES, max(POINTS_BYTES, KINDS_BYTES));
+/// Uniform buffers the steering binds: the params, the species, the points, the obstacles.
+const UNIFORM_BUFFERS: u32 = 4;
+
+const fn max(a: u64, b: u64) -> u64 {
+    if a > b { a } else { b }
+}
 /// Workgroups the scan dispatches along x: one per block of 1024 of the grid's cell starts
 /// (`SCAN_BLOCK` in shaders/grid.wgsl).
 const SCAN_BLOCKS: u32 = (MAX_CELLS + 1).div_ceil(1024);

@@ -42,10 +42,10 @@ pub enum GpuError {
     Unsupported(String),
     /// The device reported an error (a lost device, a failed read-back).
     Device(String),
-    /// More species, hunts or points than the flock's buffers hold: refused whole, never
+    /// More species, hunts, points or obstacles than the flock's buffers hold: refused whole, never
     /// truncated.
     TooMany {
-        /// `"species"`, `"hunts"` or `"points"`.
+        /// `"species"`, `"hunts"`, `"points"`, `"obstacles"` or `"polygon vertices"`.
         what: &'static str,
         /// How many were given.
         requested: usize,
@@ -76,6 +76,15 @@ pub enum GpuError {
         /// What is wrong.
         error: ConfigError,
     },
+    /// An obstacle that is not a shape, or lies or reaches too far.
+    Obstacle {
+        /// Its index in the list.
+        index: usize,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// The obstacle avoidance's settings are invalid.
+    Avoidance(ConfigError),
     /// A boid's species index names no species that is set.
     SpeciesOutOfRange {
         /// The boid's index in the list given.
@@ -143,6 +152,8 @@ impl fmt::Display for GpuError {
             Self::Species { index, error } => write!(f, "species {index}: {error}"),
             Self::Hunt { index, error } => write!(f, "hunt {index}: {error}"),
             Self::Point { index, error } => write!(f, "point {index}: {error}"),
+            Self::Obstacle { index, reason } => write!(f, "obstacle {index} refused: {reason}"),
+            Self::Avoidance(error) => write!(f, "obstacle avoidance: {error}"),
             Self::SpeciesOutOfRange {
                 boid,
                 species,

@@ -13,6 +13,7 @@ use crate::grid::{GridShape, MAX_CELLS};
 use crate::layout::{
     BOID_BYTES, BOID_FLOATS, boid_from_floats, boid_to_floats, floats_of, to_bytes,
 };
+use crate::obstacles::OBSTACLES_BYTES;
 use crate::params::params_bytes;
 use crate::points::POINTS_BYTES;
 use crate::shaders::{grid_source, steer_source};
@@ -63,9 +64,12 @@ pub struct DeviceFlock {
     boids: BoidBuffers,
     bind_groups: BindGroups,
     timer: Option<StepTimer>,
-    /// The species' rules on the device (`Kinds`) and the points (`Points`).
+    /// The species' rules on the device (`Kinds`), the points (`Points`) and the obstacles
+    /// (`Obstacles`).
     kinds: wgpu::Buffer,
     points: wgpu::Buffer,
+    obstacles: wgpu::Buffer,
+    obstacle_count: usize,
     species: Vec<SpeciesSettings>,
     hunts: Vec<GpuHunt>,
     point_count: usize,
@@ -78,7 +82,7 @@ pub struct DeviceFlock {
 
 /// The grid passes' layout (every buffer), the steering's (the buffers it reads and writes:
 /// the eight storage buffers of the grid passes and its own would pass the WebGPU default of
-/// eight per stage) and the gameplay's (species, hunts, points).
+/// eight per stage) and the gameplay's (species, hunts, points, obstacles).
 struct Layouts {
     grid: wgpu::BindGroupLayout,
     steer: wgpu::BindGroupLayout,
@@ -163,10 +167,18 @@ impl DeviceFlock {
         // Zeroed by wgpu: no species, hunts or points.
         let kinds = uniform("flock_gpu species", KINDS_BYTES);
         let points = uniform("flock_gpu points", POINTS_BYTES);
+        let obstacles = uniform("flock_gpu obstacles", OBSTACLES_BYTES);
         let bind_groups = BindGroups::new(
             device,
             &layouts,
-            [&params, &cell_start, &block_sums, &kinds, &points],
+            [
+                &params,
+                &cell_start,
+                &block_sums,
+                &kinds,
+                &points,
+                &obstacles,
+            ],
             &boids,
         );
         Ok(Self {
@@ -188,6 +200,8 @@ impl DeviceFlock {
             timer: StepTimer::new(device, queue),
             kinds,
             points,
+            obstacles,
+            obstacle_count: 0,
             species: Vec::new(),
             hunts: Vec::new(),
             point_count: 0,
@@ -503,6 +517,7 @@ impl DeviceFlock {
                 &self.block_sums,
                 &self.kinds,
                 &self.points,
+                &self.obstacles,
             ],
             &boids,
         );
@@ -628,6 +643,7 @@ impl Layouts {
             (0, wgpu::BufferBindingType::Uniform),
             (1, wgpu::BufferBindingType::Uniform),
             (2, wgpu::BufferBindingType::Storage { read_only: true }),
+            (3, wgpu::BufferBindingType::Uniform),
         ];
         Self {
             grid: layout(device, "flock_gpu grid", &grid),
@@ -688,12 +704,12 @@ fn bind_group(
 }
 
 impl BindGroups {
-    /// The bind groups over `uniforms` (params, cell starts, scan block sums, species, points)
-    /// and the boid buffers.
+    /// The bind groups over the flock's own buffers (params, cell starts, scan block sums,
+    /// species, points, obstacles) and the boid buffers.
     fn new(
         device: &wgpu::Device,
         layouts: &Layouts,
-        [params, cell_start, block_sums, kinds, points]: [&wgpu::Buffer; 5],
+        [params, cell_start, block_sums, kinds, points, obstacles]: [&wgpu::Buffer; 6],
         boids: &BoidBuffers,
     ) -> Self {
         let grid = [
@@ -715,7 +731,7 @@ impl BindGroups {
             (SORTED_INDEX, &boids.sorted_index),
             (CELL_START, cell_start),
         ];
-        let gameplay = [(0, kinds), (1, points), (2, &boids.species)];
+        let gameplay = [(0, kinds), (1, points), (2, &boids.species), (3, obstacles)];
         Self {
             grid: bind_group(device, "flock_gpu grid", &layouts.grid, &grid),
             steer: bind_group(device, "flock_gpu steer", &layouts.steer, &steer),

@@ -25,8 +25,10 @@
 //! **Gameplay**, as the Bevy plugin's CPU behaviours define it: up to [`MAX_SPECIES`] species
 //! ([`SpeciesSettings`]: each its own weights, radii, max speed and force), which flock only
 //! with their own kind; hunts between them ([`GpuHunt`]: prey flee predators, predators pursue
-//! the nearest prey); and up to [`MAX_POINTS`] points the game moves every frame
-//! ([`GpuPoint`]: attractors, repellers, predators). The hunts' and points' forces are summed,
+//! the nearest prey); up to [`MAX_POINTS`] points the game moves every frame ([`GpuPoint`]:
+//! attractors, repellers, predators); and up to [`MAX_OBSTACLES`] of flock_core's `Shape`s, avoided as its `avoid_obstacles` does ([`ObstacleAvoidance`]: circles,
+//! rectangles, rotated rectangles and polygons in 2D; spheres, boxes, rotated boxes and
+//! capsules in 3D). The hunts', points' and obstacles' forces are summed,
 //! truncated to the max force and added to the flocking force, as the plugin combines its
 //! behaviours. They run in a second build of the steering pass, so a flock without them steps
 //! exactly as before. Everything is checked on the host first, and too many of anything is an
@@ -65,6 +67,7 @@ mod error;
 mod flock;
 mod grid;
 mod layout;
+mod obstacles;
 mod params;
 mod points;
 mod shaders;
@@ -84,6 +87,7 @@ pub use flock::{DeviceFlock, check_config};
 pub type GpuFlock = DeviceFlock;
 pub use grid::MAX_CELLS;
 pub use layout::{BOID_BYTES, boid_from_floats, boid_to_floats};
+pub use obstacles::{MAX_OBSTACLES, MAX_POLYGON_VERTICES, ObstacleAvoidance, check_obstacles};
 pub use points::{GpuPoint, MAX_POINTS, check_points};
 pub use species::{GpuHunt, MAX_HUNTS, MAX_SPECIES, SpeciesSettings, check_hunts, check_species};
 

@@ -1,7 +1,8 @@
 //! Gameplay on the device against a CPU reference built here from flock_core's functions:
 //! species that flock only with their own kind under their own rules (each a CPU flock of its
 //! own), hunts (prey `flee_all` their predators, predators `pursue` the nearest prey), and
-//! points (`arrive`, `flee`, `evade`), the behaviours' sum truncated to the max force
+//! points (`arrive`, `flee`, `evade`), obstacles (`avoid_obstacles` over every `Shape`), the
+//! behaviours' sum truncated to the max force
 //! (`combine`) as the Bevy plugin adds it to the flocking force. One step from the same state
 //! gives the same boids to within rounding, with the behaviours' sums both above and below the
 //! force limit. `flock_gpu3d` runs the same cases in 3D.
@@ -12,12 +13,14 @@ extern crate flock_gpu3d as flock_gpu;
 mod common;
 
 use common::{all_finite, device, world_size};
-use flock_core::steering::{Vehicle, arrive, combine, evade, flee_all, pursue};
+use flock_core::steering::{
+    Rotation, Shape, Vehicle, arrive, avoid_obstacles, combine, evade, flee_all, pursue,
+};
 use flock_core::{
     EdgeMode, Flock, FlockConfig, RuleWeights, Space, StepConstants, Vector, apply_edge, integrate,
     rule_forces,
 };
-use flock_gpu::{DeviceFlock, GpuHunt, GpuPoint, SpeciesSettings};
+use flock_gpu::{DeviceFlock, GpuHunt, GpuPoint, ObstacleAvoidance, SpeciesSettings};
 
 /// Positions may differ by this share of the world's size.
 const POSITION_TOLERANCE: f32 = 1e-5;
@@ -25,20 +28,26 @@ const POSITION_TOLERANCE: f32 = 1e-5;
 const VELOCITY_TOLERANCE: f32 = 1e-4;
 
 /// What a step's gameplay is: species (none: the flock's own rules), each boid's species,
-/// hunts and points.
+/// hunts, points and obstacles.
+#[derive(Default)]
 struct Gameplay<'a> {
     species: &'a [SpeciesSettings],
     kinds: &'a [u32],
     hunts: &'a [GpuHunt],
     points: &'a [GpuPoint],
+    obstacles: &'a [Shape],
+    avoidance: Option<ObstacleAvoidance>,
 }
 
-/// How often the reference's behaviours acted: boids with a hunt or point force, and of those
-/// how many had a sum below the max force (the truncation left alone).
+/// How often the reference's behaviours acted: boids with a hunt, point or obstacle force
+/// (escaping an obstacle they are inside, or dodging one ahead), and of those how many had a
+/// sum below the max force (the truncation left alone).
 #[derive(Debug, Default)]
 struct Acted {
     fled: usize,
     chased: usize,
+    escaped: usize,
+    dodged: usize,
     steered: usize,
     below_limit: usize,
 }
@@ -142,6 +151,26 @@ fn reference_step(
             acts |= force != Vector::ZERO;
             sum += force;
         }
+        if let Some(avoidance) = gameplay.avoidance {
+            let force = avoid_obstacles(
+                &me,
+                gameplay.obstacles,
+                avoidance.look_ahead,
+                avoidance.clearance,
+            );
+            if force != Vector::ZERO {
+                acts = true;
+                match gameplay
+                    .obstacles
+                    .iter()
+                    .any(|shape| shape.way_out(here).is_some())
+                {
+                    true => acted.escaped += 1,
+                    false => acted.dodged += 1,
+                }
+            }
+            sum += avoidance.weight * force;
+        }
         if acts {
             acted.steered += 1;
             acted.below_limit += usize::from(sum.length() < rules.max_force);
@@ -183,6 +212,12 @@ fn compare_one_step(
     }
     gpu.set_hunts(gameplay.hunts).unwrap();
     gpu.set_points(gameplay.points).unwrap();
+    let avoidance = gameplay.avoidance.unwrap_or(ObstacleAvoidance {
+        look_ahead: 1.0,
+        clearance: 0.0,
+        weight: 1.0,
+    });
+    gpu.set_obstacles(gameplay.obstacles, avoidance).unwrap();
     gpu.step(dt).unwrap();
     let (positions, velocities) = gpu.read_back().unwrap();
     assert!(all_finite(&positions) && all_finite(&velocities), "{case}");
@@ -291,6 +326,7 @@ fn species_flock_only_with_their_own_kind_under_their_own_rules() {
                 kinds: &kinds,
                 hunts: &[],
                 points: &[],
+                ..Default::default()
             };
             compare_one_step(
                 &mut gpu,
@@ -313,6 +349,7 @@ fn species_flock_only_with_their_own_kind_under_their_own_rules() {
             kinds: &[],
             hunts: &[],
             points: &[],
+            ..Default::default()
         },
         start.positions(),
         start.velocities(),
@@ -325,6 +362,7 @@ fn species_flock_only_with_their_own_kind_under_their_own_rules() {
             kinds: &kinds,
             hunts: &[],
             points: &[],
+            ..Default::default()
         },
         start.positions(),
         start.velocities(),
@@ -384,6 +422,7 @@ fn prey_flee_their_predators_and_predators_pursue_the_nearest_prey() {
                 kinds: &kinds,
                 hunts: &hunts,
                 points: &[],
+                ..Default::default()
             };
             let acted = compare_one_step(
                 &mut gpu,
@@ -463,6 +502,7 @@ fn attractors_repellers_and_predators_steer_every_boid() {
             kinds: &[],
             hunts: &[],
             points: &points,
+            ..Default::default()
         };
         let acted = compare_one_step(
             &mut gpu,
@@ -492,6 +532,7 @@ fn attractors_repellers_and_predators_steer_every_boid() {
             kinds: &kinds,
             hunts: &hunts,
             points: &points,
+            ..Default::default()
         };
         compare_one_step(
             &mut gpu,
@@ -538,6 +579,7 @@ fn points_follow_the_game_from_frame_to_frame_and_none_is_the_plain_flock() {
             kinds: &[],
             hunts: &[],
             points: &points,
+            ..Default::default()
         };
         (positions, velocities, _) =
             reference_step(&config, &gameplay, &positions, &velocities, 1.0 / 60.0);
@@ -567,4 +609,142 @@ fn points_follow_the_game_from_frame_to_frame_and_none_is_the_plain_flock() {
         plain.step(1.0 / 60.0).unwrap();
     }
     assert_eq!(gpu.read_back().unwrap(), plain.read_back().unwrap());
+}
+
+/// Every shape of the dimension, in the flock's world: in the plane a circle, a rectangle, a
+/// rotated rectangle and a concave polygon; in space a sphere, a box, a rotated box and a
+/// capsule.
+fn every_shape() -> Vec<Shape> {
+    let at = |x: f32, y: f32| {
+        let mut point = Vector::ZERO;
+        point[0] = x;
+        point[1] = y;
+        point
+    };
+    let half = |x: f32, y: f32| {
+        let mut size = Vector::splat(60.0);
+        size[0] = x;
+        size[1] = y;
+        size
+    };
+    #[cfg(not(flock_3d))]
+    let (round, aligned, turned, last) = {
+        let l_shape = flock_core::steering::Polygon::new([
+            at(0.0, 0.0),
+            at(160.0, 0.0),
+            at(160.0, 60.0),
+            at(60.0, 60.0),
+            at(60.0, 140.0),
+            at(0.0, 140.0),
+        ])
+        .unwrap()
+        .placed(at(200.0, 100.0), at(0.3f32.cos(), 0.3f32.sin()));
+        (
+            Shape::Circle {
+                centre: at(-350.0, 120.0),
+                radius: 90.0,
+            },
+            Shape::Rect {
+                centre: at(-100.0, -180.0),
+                half_size: half(120.0, 50.0),
+            },
+            Shape::RotatedRect {
+                centre: at(380.0, -150.0),
+                half_size: half(140.0, 30.0),
+                rotation: Rotation::from_angle(0.6),
+            },
+            Shape::Polygon(l_shape),
+        )
+    };
+    #[cfg(flock_3d)]
+    let (round, aligned, turned, last) = (
+        Shape::Sphere {
+            centre: at(-350.0, 120.0),
+            radius: 120.0,
+        },
+        Shape::Cuboid {
+            centre: at(-100.0, -180.0),
+            half_size: half(120.0, 80.0),
+        },
+        Shape::OrientedCuboid {
+            centre: at(380.0, -150.0),
+            half_size: half(140.0, 60.0),
+            rotation: Rotation::from_axis_angle(Vector::new(1.0, 2.0, 3.0).normalize(), 0.7),
+        },
+        Shape::Capsule {
+            start: at(150.0, 50.0) - Vector::Z * 200.0,
+            end: at(250.0, 200.0) + Vector::Z * 150.0,
+            radius: 70.0,
+        },
+    );
+    vec![round, aligned, turned, last]
+}
+
+#[test]
+fn obstacles_of_every_shape_are_escaped_and_dodged_as_the_cpu_does() {
+    let Some((device, queue)) = device() else {
+        return;
+    };
+    let mut gpu = DeviceFlock::new(device, queue, FlockConfig::default(), 0).unwrap();
+    let shapes = every_shape();
+    for (regime, scale) in FORCE_SCALES {
+        let config = FlockConfig {
+            max_force: FlockConfig::default().max_force * scale,
+            ..FlockConfig::default()
+        };
+        let start = Flock::random(1500, &config, 25);
+        let avoidance = ObstacleAvoidance {
+            look_ahead: 160.0,
+            clearance: 12.0,
+            weight: 0.05,
+        };
+        // Each shape alone (its own escape and dodge), then all together (the nearest wins).
+        let alone: Vec<Vec<Shape>> = shapes.iter().map(|shape| vec![shape.clone()]).collect();
+        for (case, obstacles) in alone.iter().chain([&shapes]).enumerate() {
+            let gameplay = Gameplay {
+                obstacles,
+                avoidance: Some(avoidance),
+                ..Default::default()
+            };
+            let acted = compare_one_step(
+                &mut gpu,
+                config,
+                &gameplay,
+                &start,
+                &format!("obstacles {case} ({} shapes), {regime}", obstacles.len()),
+            );
+            assert!(acted.escaped >= 5 && acted.dodged >= 5, "{case}: {acted:?}");
+            if scale > 1.0 {
+                assert_eq!(acted.below_limit, acted.steered, "{regime}: {acted:?}");
+            }
+        }
+        // With species, hunts and points too, every behaviour in one sum.
+        let species = three_species(&config, scale);
+        let kinds = kinds_of(start.len(), 3);
+        let points = four_points(&config);
+        let hunts = [GpuHunt {
+            predator: 2,
+            prey: 1,
+            flee_radius: 60.0,
+            flee_weight: 0.02,
+            chase_radius: 60.0,
+            chase_weight: 0.02,
+            max_look_ahead: 1.0,
+        }];
+        let gameplay = Gameplay {
+            species: &species,
+            kinds: &kinds,
+            hunts: &hunts,
+            points: &points,
+            obstacles: &shapes,
+            avoidance: Some(avoidance),
+        };
+        compare_one_step(
+            &mut gpu,
+            config,
+            &gameplay,
+            &start,
+            &format!("everything, {regime}"),
+        );
+    }
 }

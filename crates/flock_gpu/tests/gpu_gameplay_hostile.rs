@@ -1,5 +1,5 @@
 //! The gameplay calls given what a caller might hand them: no species, too many species,
-//! hunts or points, species indices past the species set, values that are not finite or are
+//! hunts, points, obstacles or polygon vertices, species indices past the species set, values that are not finite or are
 //! huge, contradictory rules. Each is a clear error that changes nothing (the flock keeps its
 //! species, hunts, points and boids, and steps on finite and inside its bounds); extreme but
 //! valid values step finite. `flock_gpu3d` runs the same cases in 3D.
@@ -10,10 +10,11 @@ extern crate flock_gpu3d as flock_gpu;
 mod common;
 
 use common::{all_finite, device};
+use flock_core::steering::{Rotation, Shape};
 use flock_core::{Flock, FlockConfig, Neighbours, SpeedMode, Vector};
 use flock_gpu::{
-    DeviceFlock, GpuError, GpuHunt, GpuPoint, MAX_HUNTS, MAX_POINTS, MAX_SPECIES, SpeciesSettings,
-    check_config,
+    DeviceFlock, GpuError, GpuHunt, GpuPoint, MAX_HUNTS, MAX_OBSTACLES, MAX_POINTS, MAX_SPECIES,
+    ObstacleAvoidance, SpeciesSettings, check_config,
 };
 
 const BOIDS: usize = 300;
@@ -478,4 +479,201 @@ fn topological_neighbours_are_refused_by_name() {
         Err(GpuError::Config(error)) if error.field == "neighbours"
     ));
     unchanged(&mut flock, (&species, &hunts, &points), "topological");
+}
+
+const AVOIDANCE: ObstacleAvoidance = ObstacleAvoidance {
+    look_ahead: 100.0,
+    clearance: 5.0,
+    weight: 1.0,
+};
+
+fn ball(centre: Vector, radius: f32) -> Shape {
+    #[cfg(not(flock_3d))]
+    return Shape::Circle { centre, radius };
+    #[cfg(flock_3d)]
+    return Shape::Sphere { centre, radius };
+}
+
+fn aligned_box(centre: Vector, half_size: Vector) -> Shape {
+    #[cfg(not(flock_3d))]
+    return Shape::Rect { centre, half_size };
+    #[cfg(flock_3d)]
+    return Shape::Cuboid { centre, half_size };
+}
+
+/// Shapes that are not shapes, or lie or reach too far, in this dimension.
+fn bad_shapes() -> Vec<(&'static str, Shape)> {
+    let mut bad = vec![
+        ("not a shape", ball(Vector::splat(f32::NAN), 10.0)),
+        ("not a shape", ball(Vector::ZERO, -1.0)),
+        (
+            "not a shape",
+            aligned_box(Vector::ZERO, Vector::splat(f32::INFINITY)),
+        ),
+        ("beyond 1e9", ball(Vector::splat(1e30), 10.0)),
+        ("beyond 1e9", aligned_box(Vector::ZERO, Vector::splat(1e20))),
+    ];
+    #[cfg(not(flock_3d))]
+    bad.extend([
+        (
+            "cannot be inverted",
+            Shape::RotatedRect {
+                centre: Vector::ZERO,
+                half_size: Vector::ONE,
+                rotation: Rotation::ZERO,
+            },
+        ),
+        (
+            "not a shape",
+            Shape::RotatedRect {
+                centre: Vector::ZERO,
+                half_size: Vector::ONE,
+                rotation: Rotation::from_cols(Vector::NAN, Vector::Y),
+            },
+        ),
+    ]);
+    #[cfg(flock_3d)]
+    bad.extend([
+        (
+            "not a shape",
+            Shape::OrientedCuboid {
+                centre: Vector::ZERO,
+                half_size: Vector::ONE,
+                rotation: Rotation::from_xyzw(1.0, 2.0, 3.0, 4.0),
+            },
+        ),
+        (
+            "not a shape",
+            Shape::Capsule {
+                start: Vector::ZERO,
+                end: Vector::splat(f32::NAN),
+                radius: 1.0,
+            },
+        ),
+    ]);
+    bad
+}
+
+#[test]
+fn more_obstacles_than_the_buffer_holds_and_bad_obstacles_are_refused_whole() {
+    let Some((mut flock, species, hunts, points)) = flock_in_play() else {
+        return;
+    };
+    let good = vec![ball(Vector::ZERO, 50.0)];
+    flock.set_obstacles(&good, AVOIDANCE).unwrap();
+    for count in [MAX_OBSTACLES + 1, 10_000] {
+        let error = flock
+            .set_obstacles(&vec![ball(Vector::ZERO, 1.0); count], AVOIDANCE)
+            .unwrap_err();
+        assert_eq!(
+            error,
+            GpuError::TooMany {
+                what: "obstacles",
+                requested: count,
+                limit: MAX_OBSTACLES
+            }
+        );
+    }
+    #[cfg(not(flock_3d))]
+    {
+        // Three polygons of 100 vertices: more vertices than the table holds.
+        let round = flock_core::steering::Polygon::new((0..100).map(|i| {
+            let angle = i as f32 / 100.0 * std::f32::consts::TAU;
+            Vector::new(angle.cos(), angle.sin()) * 50.0
+        }))
+        .unwrap();
+        let error = flock
+            .set_obstacles(&vec![Shape::Polygon(round); 3], AVOIDANCE)
+            .unwrap_err();
+        assert_eq!(
+            error,
+            GpuError::TooMany {
+                what: "polygon vertices",
+                requested: 300,
+                limit: flock_gpu::MAX_POLYGON_VERTICES
+            }
+        );
+    }
+    for (reason, bad) in bad_shapes() {
+        let error = flock
+            .set_obstacles(&[ball(Vector::ZERO, 1.0), bad], AVOIDANCE)
+            .unwrap_err();
+        assert!(
+            matches!(error, GpuError::Obstacle { index: 1, .. }),
+            "{reason}: {error}"
+        );
+        assert!(error.to_string().contains(reason), "{error}");
+    }
+    let bad_avoidance = [
+        ("look_ahead", 0.0, 5.0, 1.0),
+        ("look_ahead", f32::NAN, 5.0, 1.0),
+        ("look_ahead", -1.0, 5.0, 1.0),
+        ("look_ahead", 1e12, 5.0, 1.0),
+        ("clearance", 100.0, -1.0, 1.0),
+        ("clearance", 100.0, f32::INFINITY, 1.0),
+        ("weight", 100.0, 5.0, f32::NAN),
+        ("weight", 100.0, 5.0, 1e7),
+    ];
+    for (field, look_ahead, clearance, weight) in bad_avoidance {
+        let avoidance = ObstacleAvoidance {
+            look_ahead,
+            clearance,
+            weight,
+        };
+        assert!(matches!(
+            flock.set_obstacles(&good, avoidance),
+            Err(GpuError::Avoidance(error)) if error.field == field
+        ));
+    }
+    assert_eq!(flock.obstacle_count(), 1);
+    unchanged(&mut flock, (&species, &hunts, &points), "bad obstacles");
+    flock.set_obstacles(&[], AVOIDANCE).unwrap();
+    assert_eq!(flock.obstacle_count(), 0);
+}
+
+#[test]
+fn degenerate_and_world_sized_obstacles_step_finite_with_no_boid_lost() {
+    let Some((mut flock, species, hunts, points)) = flock_in_play() else {
+        return;
+    };
+    let mut shapes = vec![
+        // Every boid inside: each escapes.
+        ball(Vector::ZERO, FlockConfig::MAX_MAGNITUDE),
+        ball(Vector::ZERO, 0.0),
+        aligned_box(Vector::ZERO, Vector::ZERO),
+    ];
+    #[cfg(flock_3d)]
+    shapes.push(Shape::Capsule {
+        start: Vector::ZERO,
+        end: Vector::ZERO,
+        radius: 30.0,
+    });
+    #[cfg(not(flock_3d))]
+    shapes.push(Shape::RotatedRect {
+        centre: Vector::ZERO,
+        half_size: Vector::splat(30.0),
+        rotation: Rotation::from_angle(1.0),
+    });
+    let extreme = ObstacleAvoidance {
+        look_ahead: FlockConfig::MAX_MAGNITUDE,
+        clearance: FlockConfig::MAX_MAGNITUDE,
+        weight: FlockConfig::MAX_WEIGHT,
+    };
+    for first in 0..shapes.len() {
+        // Each first in turn: the first that holds a boid is the one it escapes.
+        shapes.rotate_left(1);
+        flock.set_obstacles(&shapes, extreme).unwrap();
+        unchanged(
+            &mut flock,
+            (&species, &hunts, &points),
+            &format!("order {first}"),
+        );
+    }
+    // Boids at rest on the obstacles' centre: no heading, no direction out but the fallback.
+    let positions = vec![Vector::ZERO; BOIDS];
+    let velocities = vec![Vector::ZERO; BOIDS];
+    flock.upload(&positions, &velocities).unwrap();
+    let kinds: Vec<u32> = (0..BOIDS as u32).map(|boid| boid % 3).collect();
+    flock.upload_species(&kinds).unwrap();
+    unchanged(&mut flock, (&species, &hunts, &points), "at the centre");
 }

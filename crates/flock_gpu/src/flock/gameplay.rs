@@ -1,12 +1,14 @@
-//! [`DeviceFlock`]'s gameplay: its species, the hunts between them, each boid's species and
-//! the points the game moves every frame. Each call checks everything it is given first
-//! (species.rs, points.rs) and changes nothing when it refuses.
+//! [`DeviceFlock`]'s gameplay: its species, the hunts between them, each boid's species, the
+//! points the game moves every frame and the obstacles it avoids. Each call checks everything
+//! it is given first (species.rs, points.rs, obstacles.rs) and changes nothing when it refuses.
 
 use flock_core::Vector;
+use flock_core::steering::Shape;
 
 use super::DeviceFlock;
 use crate::error::GpuError;
 use crate::layout::to_bytes;
+use crate::obstacles::{ObstacleAvoidance, check_obstacles, obstacles_bytes};
 use crate::points::{GpuPoint, check_points, points_bytes};
 use crate::species::{GpuHunt, SpeciesSettings, check_hunts, check_species, kinds_bytes};
 
@@ -120,9 +122,35 @@ impl DeviceFlock {
         &self.boids.species
     }
 
-    /// Whether the step runs the gameplay pipeline: species or points are set.
+    /// Sets the obstacles every boid avoids from the next step on, and how (flock_core's
+    /// `avoid_obstacles`, as the Bevy plugin's `AvoidObstacles` does it), replacing the last
+    /// ones; none is fine (no boid avoids anything). A boid inside an obstacle steers straight
+    /// out of the first (in this order) that holds it. Refused whole, changing nothing (never
+    /// truncated): more than [`MAX_OBSTACLES`](crate::MAX_OBSTACLES) or
+    /// [`MAX_POLYGON_VERTICES`](crate::MAX_POLYGON_VERTICES), a shape that is not valid, lies
+    /// or reaches beyond `FlockConfig::MAX_MAGNITUDE`, or has a rotation that cannot be
+    /// inverted, an avoidance with a look-ahead not more than zero, a clearance negative, or a
+    /// value not finite or huge.
+    pub fn set_obstacles(
+        &mut self,
+        shapes: &[Shape],
+        avoidance: ObstacleAvoidance,
+    ) -> Result<(), GpuError> {
+        check_obstacles(shapes, &avoidance)?;
+        self.queue
+            .write_buffer(&self.obstacles, 0, &obstacles_bytes(shapes, &avoidance));
+        self.obstacle_count = shapes.len();
+        Ok(())
+    }
+
+    /// How many obstacles the boids avoid.
+    pub fn obstacle_count(&self) -> usize {
+        self.obstacle_count
+    }
+
+    /// Whether the step runs the gameplay pipeline: species, points or obstacles are set.
     pub(super) fn has_gameplay(&self) -> bool {
-        !self.species.is_empty() || self.point_count > 0
+        !self.species.is_empty() || self.point_count > 0 || self.obstacle_count > 0
     }
 
     /// Writes the species and hunts as the `Kinds` uniform.
