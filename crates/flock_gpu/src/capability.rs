@@ -1,6 +1,7 @@
 //! What a device must offer the kernel, and how many boids it holds: read from its limits, so
 //! a caller (the Bevy plugin, the command line) knows both before it makes a flock or a boid.
 
+use crate::containment::ENCLOSURE_BYTES;
 use crate::error::GpuError;
 use crate::grid::MAX_CELLS;
 use crate::layout::BOID_BYTES;
@@ -22,11 +23,15 @@ pub(crate) const MAX_GROUPS_PER_AXIS: u32 = 65535;
 /// The most boids the kernel holds on any device: see [`max_boids`].
 pub const MAX_BOIDS: usize = 1 << 31;
 /// The largest uniform the steering binds: the obstacles (obstacles.rs, about 9 KiB), larger
-/// than the params (params.rs: 176 bytes), the species (species.rs) and the points
-/// (points.rs); WebGPU guarantees 64 KiB, its downlevel limits 16 KiB.
-const UNIFORM_BYTES: u64 = max(OBSTACLES_BYTES, max(POINTS_BYTES, KINDS_BYTES));
-/// Uniform buffers the steering binds: the params, the species, the points, the obstacles.
-const UNIFORM_BUFFERS: u32 = 4;
+/// than the params (params.rs: 176 bytes), the species (species.rs), the points (points.rs)
+/// and the enclosure (containment.rs); WebGPU guarantees 64 KiB, its downlevel limits 16 KiB.
+const UNIFORM_BYTES: u64 = max(
+    max(OBSTACLES_BYTES, ENCLOSURE_BYTES),
+    max(POINTS_BYTES, KINDS_BYTES),
+);
+/// Uniform buffers the steering binds: the params, the species, the points, the obstacles,
+/// the enclosure.
+const UNIFORM_BUFFERS: u32 = 5;
 
 const fn max(a: u64, b: u64) -> u64 {
     if a > b { a } else { b }

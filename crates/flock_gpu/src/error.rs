@@ -45,7 +45,8 @@ pub enum GpuError {
     /// More species, hunts, points or obstacles than the flock's buffers hold: refused whole, never
     /// truncated.
     TooMany {
-        /// `"species"`, `"hunts"`, `"points"`, `"obstacles"` or `"polygon vertices"`.
+        /// `"species"`, `"hunts"`, `"points"`, `"obstacles"`, `"polygon vertices"` or
+        /// `"enclosure vertices"`.
         what: &'static str,
         /// How many were given.
         requested: usize,
@@ -85,6 +86,10 @@ pub enum GpuError {
     },
     /// The obstacle avoidance's settings are invalid.
     Avoidance(ConfigError),
+    /// An enclosure that is not a region, or lies or reaches too far.
+    Enclosure(&'static str),
+    /// The containment's settings are invalid.
+    Containment(ConfigError),
     /// A boid's species index names no species that is set.
     SpeciesOutOfRange {
         /// The boid's index in the list given.
@@ -154,6 +159,8 @@ impl fmt::Display for GpuError {
             Self::Point { index, error } => write!(f, "point {index}: {error}"),
             Self::Obstacle { index, reason } => write!(f, "obstacle {index} refused: {reason}"),
             Self::Avoidance(error) => write!(f, "obstacle avoidance: {error}"),
+            Self::Enclosure(reason) => write!(f, "enclosure refused: {reason}"),
+            Self::Containment(error) => write!(f, "containment: {error}"),
             Self::SpeciesOutOfRange {
                 boid,
                 species,

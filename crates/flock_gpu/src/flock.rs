@@ -8,6 +8,7 @@ use flock_core::{ConfigError, FlockConfig, Vector};
 use crate::capability::{
     STORAGE_BUFFERS, WORKGROUP_SIZE, check_limits, groups_per_axis, max_boids,
 };
+use crate::containment::ENCLOSURE_BYTES;
 use crate::error::GpuError;
 use crate::grid::{GridShape, MAX_CELLS};
 use crate::layout::{
@@ -70,6 +71,9 @@ pub struct DeviceFlock {
     points: wgpu::Buffer,
     obstacles: wgpu::Buffer,
     obstacle_count: usize,
+    /// The enclosure every boid stays inside (`Enclosure`), if any.
+    enclosure: wgpu::Buffer,
+    contained: bool,
     species: Vec<SpeciesSettings>,
     hunts: Vec<GpuHunt>,
     point_count: usize,
@@ -82,7 +86,7 @@ pub struct DeviceFlock {
 
 /// The grid passes' layout (every buffer), the steering's (the buffers it reads and writes:
 /// the eight storage buffers of the grid passes and its own would pass the WebGPU default of
-/// eight per stage) and the gameplay's (species, hunts, points, obstacles).
+/// eight per stage) and the gameplay's (species, hunts, points, obstacles, enclosure).
 struct Layouts {
     grid: wgpu::BindGroupLayout,
     steer: wgpu::BindGroupLayout,
@@ -168,6 +172,7 @@ impl DeviceFlock {
         let kinds = uniform("flock_gpu species", KINDS_BYTES);
         let points = uniform("flock_gpu points", POINTS_BYTES);
         let obstacles = uniform("flock_gpu obstacles", OBSTACLES_BYTES);
+        let enclosure = uniform("flock_gpu enclosure", ENCLOSURE_BYTES);
         let bind_groups = BindGroups::new(
             device,
             &layouts,
@@ -178,6 +183,7 @@ impl DeviceFlock {
                 &kinds,
                 &points,
                 &obstacles,
+                &enclosure,
             ],
             &boids,
         );
@@ -202,6 +208,8 @@ impl DeviceFlock {
             points,
             obstacles,
             obstacle_count: 0,
+            enclosure,
+            contained: false,
             species: Vec::new(),
             hunts: Vec::new(),
             point_count: 0,
@@ -518,6 +526,7 @@ impl DeviceFlock {
                 &self.kinds,
                 &self.points,
                 &self.obstacles,
+                &self.enclosure,
             ],
             &boids,
         );
@@ -639,11 +648,13 @@ impl Layouts {
             (SORTED_INDEX, storage),
             (CELL_START, storage),
         ];
+        let uniform = wgpu::BufferBindingType::Uniform;
         let gameplay = [
-            (0, wgpu::BufferBindingType::Uniform),
-            (1, wgpu::BufferBindingType::Uniform),
+            (0, uniform),
+            (1, uniform),
             (2, wgpu::BufferBindingType::Storage { read_only: true }),
-            (3, wgpu::BufferBindingType::Uniform),
+            (3, uniform),
+            (4, uniform),
         ];
         Self {
             grid: layout(device, "flock_gpu grid", &grid),
@@ -705,11 +716,19 @@ fn bind_group(
 
 impl BindGroups {
     /// The bind groups over the flock's own buffers (params, cell starts, scan block sums,
-    /// species, points, obstacles) and the boid buffers.
+    /// species, points, obstacles, enclosure) and the boid buffers.
     fn new(
         device: &wgpu::Device,
         layouts: &Layouts,
-        [params, cell_start, block_sums, kinds, points, obstacles]: [&wgpu::Buffer; 6],
+        [
+            params,
+            cell_start,
+            block_sums,
+            kinds,
+            points,
+            obstacles,
+            enclosure,
+        ]: [&wgpu::Buffer; 7],
         boids: &BoidBuffers,
     ) -> Self {
         let grid = [
@@ -731,7 +750,13 @@ impl BindGroups {
             (SORTED_INDEX, &boids.sorted_index),
             (CELL_START, cell_start),
         ];
-        let gameplay = [(0, kinds), (1, points), (2, &boids.species), (3, obstacles)];
+        let gameplay = [
+            (0, kinds),
+            (1, points),
+            (2, &boids.species),
+            (3, obstacles),
+            (4, enclosure),
+        ];
         Self {
             grid: bind_group(device, "flock_gpu grid", &layouts.grid, &grid),
             steer: bind_group(device, "flock_gpu steer", &layouts.steer, &steer),

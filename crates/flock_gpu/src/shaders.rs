@@ -37,6 +37,7 @@ pub(crate) fn steer_source() -> String {
         GEOMETRY,
         include_str!("shaders/gameplay.wgsl"),
         include_str!("shaders/obstacles.wgsl"),
+        include_str!("shaders/containment.wgsl"),
         include_str!("shaders/steer.wgsl"),
     ]
     .concat()

@@ -1,8 +1,8 @@
 //! Gameplay on the device against a CPU reference built here from flock_core's functions:
 //! species that flock only with their own kind under their own rules (each a CPU flock of its
 //! own), hunts (prey `flee_all` their predators, predators `pursue` the nearest prey), and
-//! points (`arrive`, `flee`, `evade`), obstacles (`avoid_obstacles` over every `Shape`), the
-//! behaviours' sum truncated to the max force
+//! points (`arrive`, `flee`, `evade`), obstacles (`avoid_obstacles` over every `Shape`), an
+//! enclosure (`contain`), the behaviours' sum truncated to the max force
 //! (`combine`) as the Bevy plugin adds it to the flocking force. One step from the same state
 //! gives the same boids to within rounding, with the behaviours' sums both above and below the
 //! force limit. `flock_gpu3d` runs the same cases in 3D.
@@ -14,13 +14,14 @@ mod common;
 
 use common::{all_finite, device, world_size};
 use flock_core::steering::{
-    Rotation, Shape, Vehicle, arrive, avoid_obstacles, combine, evade, flee_all, pursue,
+    Enclosure, Rotation, Shape, Vehicle, arrive, avoid_obstacles, combine, contain, evade,
+    flee_all, pursue,
 };
 use flock_core::{
     EdgeMode, Flock, FlockConfig, RuleWeights, Space, StepConstants, Vector, apply_edge, integrate,
     rule_forces,
 };
-use flock_gpu::{DeviceFlock, GpuHunt, GpuPoint, ObstacleAvoidance, SpeciesSettings};
+use flock_gpu::{Containment, DeviceFlock, GpuHunt, GpuPoint, ObstacleAvoidance, SpeciesSettings};
 
 /// Positions may differ by this share of the world's size.
 const POSITION_TOLERANCE: f32 = 1e-5;
@@ -37,6 +38,7 @@ struct Gameplay<'a> {
     points: &'a [GpuPoint],
     obstacles: &'a [Shape],
     avoidance: Option<ObstacleAvoidance>,
+    containment: Option<Containment>,
 }
 
 /// How often the reference's behaviours acted: boids with a hunt, point or obstacle force
@@ -48,6 +50,8 @@ struct Acted {
     chased: usize,
     escaped: usize,
     dodged: usize,
+    came_back: usize,
+    turned_back: usize,
     steered: usize,
     below_limit: usize,
 }
@@ -171,6 +175,17 @@ fn reference_step(
             }
             sum += avoidance.weight * force;
         }
+        if let Some(containment) = &gameplay.containment {
+            let force = contain(&me, &containment.enclosure, containment.look_ahead);
+            if force != Vector::ZERO {
+                acts = true;
+                match containment.enclosure.contains(here) {
+                    true => acted.turned_back += 1,
+                    false => acted.came_back += 1,
+                }
+            }
+            sum += containment.weight * force;
+        }
         if acts {
             acted.steered += 1;
             acted.below_limit += usize::from(sum.length() < rules.max_force);
@@ -218,6 +233,7 @@ fn compare_one_step(
         weight: 1.0,
     });
     gpu.set_obstacles(gameplay.obstacles, avoidance).unwrap();
+    gpu.set_containment(gameplay.containment.as_ref()).unwrap();
     gpu.step(dt).unwrap();
     let (positions, velocities) = gpu.read_back().unwrap();
     assert!(all_finite(&positions) && all_finite(&velocities), "{case}");
@@ -738,6 +754,7 @@ fn obstacles_of_every_shape_are_escaped_and_dodged_as_the_cpu_does() {
             points: &points,
             obstacles: &shapes,
             avoidance: Some(avoidance),
+            containment: Some(pen()),
         };
         compare_one_step(
             &mut gpu,
@@ -746,5 +763,67 @@ fn obstacles_of_every_shape_are_escaped_and_dodged_as_the_cpu_does() {
             &start,
             &format!("everything, {regime}"),
         );
+    }
+}
+
+/// A pen smaller than the world: in the plane a concave hexagon, in space a box.
+fn pen() -> Containment {
+    #[cfg(not(flock_3d))]
+    let enclosure = Enclosure::Polygon(
+        flock_core::steering::Polygon::new(
+            [
+                (-500.0, -280.0),
+                (450.0, -300.0),
+                (520.0, 250.0),
+                (0.0, 60.0),
+                (-300.0, 290.0),
+                (-560.0, 100.0),
+            ]
+            .map(|(x, y)| Vector::new(x, y)),
+        )
+        .unwrap(),
+    );
+    #[cfg(flock_3d)]
+    let enclosure = Enclosure::Cuboid {
+        centre: Vector::new(30.0, -20.0, 10.0),
+        half_size: Vector::new(480.0, 260.0, 250.0),
+    };
+    Containment {
+        enclosure,
+        look_ahead: 90.0,
+        weight: 0.04,
+    }
+}
+
+#[test]
+fn an_enclosure_turns_boids_back_and_brings_the_ones_outside_in_as_the_cpu_does() {
+    let Some((device, queue)) = device() else {
+        return;
+    };
+    let mut gpu = DeviceFlock::new(device, queue, FlockConfig::default(), 0).unwrap();
+    for (regime, scale) in FORCE_SCALES {
+        let config = FlockConfig {
+            max_force: FlockConfig::default().max_force * scale,
+            ..FlockConfig::default()
+        };
+        let start = Flock::random(1500, &config, 26);
+        let gameplay = Gameplay {
+            containment: Some(pen()),
+            ..Default::default()
+        };
+        let acted = compare_one_step(
+            &mut gpu,
+            config,
+            &gameplay,
+            &start,
+            &format!("an enclosure, {regime}"),
+        );
+        assert!(
+            acted.came_back >= 50 && acted.turned_back >= 50,
+            "{regime}: {acted:?}"
+        );
+        if scale > 1.0 {
+            assert_eq!(acted.below_limit, acted.steered, "{regime}: {acted:?}");
+        }
     }
 }

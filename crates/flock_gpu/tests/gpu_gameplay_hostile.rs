@@ -1,5 +1,5 @@
 //! The gameplay calls given what a caller might hand them: no species, too many species,
-//! hunts, points, obstacles or polygon vertices, species indices past the species set, values that are not finite or are
+//! hunts, points, obstacles, polygon or enclosure vertices, enclosures that are no region, species indices past the species set, values that are not finite or are
 //! huge, contradictory rules. Each is a clear error that changes nothing (the flock keeps its
 //! species, hunts, points and boids, and steps on finite and inside its bounds); extreme but
 //! valid values step finite. `flock_gpu3d` runs the same cases in 3D.
@@ -10,11 +10,11 @@ extern crate flock_gpu3d as flock_gpu;
 mod common;
 
 use common::{all_finite, device};
-use flock_core::steering::{Rotation, Shape};
+use flock_core::steering::{Enclosure, Rotation, Shape};
 use flock_core::{Flock, FlockConfig, Neighbours, SpeedMode, Vector};
 use flock_gpu::{
-    DeviceFlock, GpuError, GpuHunt, GpuPoint, MAX_HUNTS, MAX_OBSTACLES, MAX_POINTS, MAX_SPECIES,
-    ObstacleAvoidance, SpeciesSettings, check_config,
+    Containment, DeviceFlock, GpuError, GpuHunt, GpuPoint, MAX_HUNTS, MAX_OBSTACLES, MAX_POINTS,
+    MAX_SPECIES, ObstacleAvoidance, SpeciesSettings, check_config,
 };
 
 const BOIDS: usize = 300;
@@ -676,4 +676,140 @@ fn degenerate_and_world_sized_obstacles_step_finite_with_no_boid_lost() {
     let kinds: Vec<u32> = (0..BOIDS as u32).map(|boid| boid % 3).collect();
     flock.upload_species(&kinds).unwrap();
     unchanged(&mut flock, (&species, &hunts, &points), "at the centre");
+}
+
+/// A pen of this size around the origin: a square in the plane, a cube in space.
+fn pen(half: f32) -> Enclosure {
+    #[cfg(not(flock_3d))]
+    return Enclosure::Polygon(
+        flock_core::steering::Polygon::new(
+            [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+                .map(|(x, y)| Vector::new(x, y) * half),
+        )
+        .unwrap(),
+    );
+    #[cfg(flock_3d)]
+    return Enclosure::Cuboid {
+        centre: Vector::ZERO,
+        half_size: Vector::splat(half),
+    };
+}
+
+/// Enclosures that are not regions: boxes of no size or not finite in space (in the plane,
+/// `Polygon::new` makes no such polygon).
+fn pens_that_are_no_region() -> Vec<(&'static str, Enclosure)> {
+    #[cfg(not(flock_3d))]
+    return Vec::new();
+    #[cfg(flock_3d)]
+    return vec![
+        ("not a region", pen(0.0)),
+        ("not a region", pen(-5.0)),
+        (
+            "not a region",
+            Enclosure::Cuboid {
+                centre: Vector::splat(f32::NAN),
+                half_size: Vector::ONE,
+            },
+        ),
+    ];
+}
+
+#[test]
+fn bad_enclosures_and_containment_settings_are_refused() {
+    let Some((mut flock, species, hunts, points)) = flock_in_play() else {
+        return;
+    };
+    let good = Containment {
+        enclosure: pen(200.0),
+        look_ahead: 50.0,
+        weight: 1.0,
+    };
+    flock.set_containment(Some(&good)).unwrap();
+    #[cfg(not(flock_3d))]
+    {
+        let many = flock_core::steering::Polygon::new((0..65).map(|i| {
+            let angle = i as f32 / 65.0 * std::f32::consts::TAU;
+            Vector::new(angle.cos(), angle.sin()) * 300.0
+        }))
+        .unwrap();
+        let error = flock
+            .set_containment(Some(&Containment {
+                enclosure: Enclosure::Polygon(many),
+                ..good.clone()
+            }))
+            .unwrap_err();
+        assert_eq!(
+            error,
+            GpuError::TooMany {
+                what: "enclosure vertices",
+                requested: 65,
+                limit: flock_gpu::MAX_ENCLOSURE_VERTICES
+            }
+        );
+    }
+    let bad_regions = [("beyond 1e9", pen(1e15))]
+        .into_iter()
+        .chain(pens_that_are_no_region());
+    for (reason, enclosure) in bad_regions {
+        let error = flock
+            .set_containment(Some(&Containment {
+                enclosure,
+                ..good.clone()
+            }))
+            .unwrap_err();
+        assert!(
+            matches!(error, GpuError::Enclosure(_)) && error.to_string().contains(reason),
+            "{reason}: {error}"
+        );
+    }
+    for (field, look_ahead, weight) in [
+        ("look_ahead", 0.0, 1.0),
+        ("look_ahead", -3.0, 1.0),
+        ("look_ahead", f32::NAN, 1.0),
+        ("look_ahead", 1e12, 1.0),
+        ("weight", 50.0, f32::INFINITY),
+        ("weight", 50.0, -1e9),
+    ] {
+        let bad = Containment {
+            look_ahead,
+            weight,
+            ..good.clone()
+        };
+        assert!(matches!(
+            flock.set_containment(Some(&bad)),
+            Err(GpuError::Containment(error)) if error.field == field
+        ));
+    }
+    assert!(flock.is_contained());
+    unchanged(&mut flock, (&species, &hunts, &points), "bad containment");
+    flock.set_containment(None).unwrap();
+    assert!(!flock.is_contained());
+}
+
+#[test]
+fn an_enclosure_the_size_of_everything_or_holding_no_boid_steps_finite() {
+    let Some((mut flock, species, hunts, points)) = flock_in_play() else {
+        return;
+    };
+    let cases = [
+        (
+            pen(FlockConfig::MAX_MAGNITUDE / 2.0),
+            FlockConfig::MAX_MAGNITUDE,
+        ),
+        // Far smaller than the flock: every boid outside, heading back in.
+        (pen(1.0), 1.0),
+    ];
+    for (enclosure, look_ahead) in cases {
+        let containment = Containment {
+            enclosure,
+            look_ahead,
+            weight: FlockConfig::MAX_WEIGHT,
+        };
+        flock.set_containment(Some(&containment)).unwrap();
+        unchanged(
+            &mut flock,
+            (&species, &hunts, &points),
+            &format!("look-ahead {look_ahead}"),
+        );
+    }
 }

@@ -1,11 +1,12 @@
 //! [`DeviceFlock`]'s gameplay: its species, the hunts between them, each boid's species, the
-//! points the game moves every frame and the obstacles it avoids. Each call checks everything
-//! it is given first (species.rs, points.rs, obstacles.rs) and changes nothing when it refuses.
+//! points the game moves every frame, the obstacles it avoids and the enclosure it keeps to. Each call checks everything
+//! it is given first (species.rs, points.rs, obstacles.rs, containment.rs) and changes nothing when it refuses.
 
 use flock_core::Vector;
 use flock_core::steering::Shape;
 
 use super::DeviceFlock;
+use crate::containment::{Containment, check_containment, enclosure_bytes};
 use crate::error::GpuError;
 use crate::layout::to_bytes;
 use crate::obstacles::{ObstacleAvoidance, check_obstacles, obstacles_bytes};
@@ -148,9 +149,34 @@ impl DeviceFlock {
         self.obstacle_count
     }
 
-    /// Whether the step runs the gameplay pipeline: species, points or obstacles are set.
+    /// Keeps every boid inside an enclosure from the next step on (flock_core's `contain`, as
+    /// the Bevy plugin's `StayInside` does it), or none with `None`. Refused, changing
+    /// nothing: an enclosure that is not a region, lies or reaches beyond
+    /// `FlockConfig::MAX_MAGNITUDE`, or has more than
+    /// [`MAX_ENCLOSURE_VERTICES`](crate::MAX_ENCLOSURE_VERTICES); a look-ahead not more than
+    /// zero, a value not finite or huge.
+    pub fn set_containment(&mut self, containment: Option<&Containment>) -> Result<(), GpuError> {
+        if let Some(containment) = containment {
+            check_containment(containment)?;
+        }
+        self.queue
+            .write_buffer(&self.enclosure, 0, &enclosure_bytes(containment));
+        self.contained = containment.is_some();
+        Ok(())
+    }
+
+    /// Whether the boids keep to an enclosure.
+    pub fn is_contained(&self) -> bool {
+        self.contained
+    }
+
+    /// Whether the step runs the gameplay pipeline: species, points, obstacles or an enclosure
+    /// are set.
     pub(super) fn has_gameplay(&self) -> bool {
-        !self.species.is_empty() || self.point_count > 0 || self.obstacle_count > 0
+        !self.species.is_empty()
+            || self.point_count > 0
+            || self.obstacle_count > 0
+            || self.contained
     }
 
     /// Writes the species and hunts as the `Kinds` uniform.

@@ -18,3 +18,12 @@ fn sideways_away(heading: Vector, offset: Vector) -> Vector {
 fn perpendicular(v: Vector) -> Vector {
     return Vector(-v.y, v.x);
 }
+
+// Directions square to a unit heading, for containment's side probes: flock_core's
+// `square_to` (the heading turned a quarter each way).
+const SIDE_PROBES: u32 = 2u;
+
+fn side_probe(heading: Vector, index: u32) -> Vector {
+    let side = Vector(-heading.y, heading.x);
+    return select(side, -side, index == 1u);
+}

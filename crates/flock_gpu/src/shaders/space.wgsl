@@ -27,3 +27,21 @@ fn perpendicular(v: Vector) -> Vector {
     let b = v.x * v.y * a;
     return Vector(b, sign + v.y * v.y * a, -v.y);
 }
+
+// Directions square to a unit heading, for containment's side probes: flock_core's
+// `square_to` (glam's `any_orthonormal_pair`, each both ways).
+const SIDE_PROBES: u32 = 4u;
+
+fn side_probe(heading: Vector, index: u32) -> Vector {
+    let sign = select(1.0, -1.0, (bitcast<u32>(heading.z) & 0x80000000u) != 0u);
+    let a = -1.0 / (sign + heading.z);
+    let b = heading.x * heading.y * a;
+    let first = Vector(1.0 + sign * heading.x * heading.x * a, sign * b, -sign * heading.x);
+    let second = Vector(b, sign + heading.y * heading.y * a, -heading.y);
+    switch index {
+        case 0u: { return first; }
+        case 1u: { return -first; }
+        case 2u: { return second; }
+        default: { return -second; }
+    }
+}

@@ -5,8 +5,8 @@
 //
 // With gameplay (the `GAMEPLAY` pipeline constant, shaders/gameplay.wgsl), each boid takes its
 // species' rules and flocks only with its own kind, the same walk over the neighbours finds
-// the hunts' predators and prey, and the points and obstacles (shaders/obstacles.wgsl) add
-// their forces. The pipeline without it is
+// the hunts' predators and prey, and the points, obstacles (shaders/obstacles.wgsl) and the
+// enclosure (shaders/containment.wgsl) add their forces. The pipeline without it is
 // the plain flock, so a flock without species, hunts or points pays nothing for them.
 
 override GAMEPLAY: bool = false;
@@ -322,6 +322,9 @@ fn steer(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) 
         behaviours += point_forces(vehicle);
         if obstacles.counts.x > 0u {
             behaviours += obstacles.avoidance.z * avoid_obstacles(vehicle, heading);
+        }
+        if enclosure.shape.x != 0u {
+            behaviours += enclosure.containment.y * contain(vehicle, heading);
         }
         let steering = truncate_force(behaviours, rule.limits.y);
         if is_finite_vector(steering) {
