@@ -45,8 +45,8 @@ pub enum GpuError {
     /// More species, hunts, points or obstacles than the flock's buffers hold: refused whole, never
     /// truncated.
     TooMany {
-        /// `"species"`, `"hunts"`, `"points"`, `"obstacles"`, `"polygon vertices"` or
-        /// `"enclosure vertices"`.
+        /// `"species"`, `"hunts"`, `"points"`, `"obstacles"`, `"polygon vertices"`,
+        /// `"enclosure vertices"` or `"nearest boids"`.
         what: &'static str,
         /// How many were given.
         requested: usize,
@@ -90,6 +90,10 @@ pub enum GpuError {
     Enclosure(&'static str),
     /// The containment's settings are invalid.
     Containment(ConfigError),
+    /// A query is invalid.
+    Query(ConfigError),
+    /// A query was asked while another is in flight.
+    QueryInFlight,
     /// A boid's species index names no species that is set.
     SpeciesOutOfRange {
         /// The boid's index in the list given.
@@ -161,6 +165,11 @@ impl fmt::Display for GpuError {
             Self::Avoidance(error) => write!(f, "obstacle avoidance: {error}"),
             Self::Enclosure(reason) => write!(f, "enclosure refused: {reason}"),
             Self::Containment(error) => write!(f, "containment: {error}"),
+            Self::Query(error) => write!(f, "query: {error}"),
+            Self::QueryInFlight => write!(
+                f,
+                "a query is in flight: poll_query until it answers before asking another"
+            ),
             Self::SpeciesOutOfRange {
                 boid,
                 species,

@@ -17,11 +17,13 @@ use crate::layout::{
 use crate::obstacles::OBSTACLES_BYTES;
 use crate::params::params_bytes;
 use crate::points::POINTS_BYTES;
+use crate::query::QueryPass;
 use crate::shaders::{grid_source, steer_source};
 use crate::species::{GpuHunt, KINDS_BYTES, SpeciesSettings, check_species};
 use crate::timing::StepTimer;
 
 mod gameplay;
+mod queries;
 
 /// Grid counts one scan workgroup handles (`SCAN_BLOCK` in shaders/grid.wgsl).
 const SCAN_BLOCK: u32 = 1024;
@@ -74,6 +76,8 @@ pub struct DeviceFlock {
     /// The enclosure every boid stays inside (`Enclosure`), if any.
     enclosure: wgpu::Buffer,
     contained: bool,
+    /// The query passes, compiled on the first query.
+    query: Option<QueryPass>,
     species: Vec<SpeciesSettings>,
     hunts: Vec<GpuHunt>,
     point_count: usize,
@@ -210,6 +214,7 @@ impl DeviceFlock {
             obstacle_count: 0,
             enclosure,
             contained: false,
+            query: None,
             species: Vec::new(),
             hunts: Vec::new(),
             point_count: 0,

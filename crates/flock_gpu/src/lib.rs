@@ -35,6 +35,10 @@
 //! - one enclosure every boid keeps to ([`Containment`]: flock_core's `contain`, in a polygon
 //!   in 2D, a box in 3D).
 //!
+//! **Queries** without reading the flock back ([`DeviceFlock::query_near`],
+//! [`DeviceFlock::poll_query`]): how many boids are within a radius of a point and the nearest
+//! few ([`NearQuery`]), answered by two small passes and read back asynchronously.
+//!
 //! The behaviours' forces are summed, truncated to the max force and added to the flocking
 //! force, as the plugin combines them. Everything is checked on the host first, and too many
 //! of anything is an error, never a truncation.
@@ -76,6 +80,7 @@ mod layout;
 mod obstacles;
 mod params;
 mod points;
+mod query;
 mod shaders;
 mod species;
 mod timing;
@@ -96,6 +101,7 @@ pub use grid::MAX_CELLS;
 pub use layout::{BOID_BYTES, boid_from_floats, boid_to_floats};
 pub use obstacles::{MAX_OBSTACLES, MAX_POLYGON_VERTICES, ObstacleAvoidance, check_obstacles};
 pub use points::{GpuPoint, MAX_POINTS, check_points};
+pub use query::{MAX_NEAREST, NearQuery, QueryResult, check_query};
 pub use species::{GpuHunt, MAX_HUNTS, MAX_SPECIES, SpeciesSettings, check_hunts, check_species};
 
 /// The kernel's vector type: `Vec2` in `flock_gpu`, `Vec3` in `flock_gpu3d`.

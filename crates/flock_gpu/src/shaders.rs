@@ -23,6 +23,11 @@ const GEOMETRY: &str = include_str!("shaders/space.wgsl");
 
 const COMMON: &str = include_str!("shaders/common.wgsl");
 
+/// The query passes: count and find the nearest boids to a point.
+pub(crate) fn query_source() -> String {
+    [PRELUDE, include_str!("shaders/query.wgsl")].concat()
+}
+
 /// The grid passes: clear, count, scan, scatter.
 pub(crate) fn grid_source() -> String {
     [PRELUDE, COMMON, include_str!("shaders/grid.wgsl")].concat()
