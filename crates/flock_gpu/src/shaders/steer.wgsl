@@ -213,10 +213,15 @@ fn steer(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) 
     // The boid's species and its rules; with species, only its own kind flocks with it.
     let species_count = select(0u, kinds.counts.x, GAMEPLAY);
     let hunting = GAMEPLAY && kinds.counts.y > 0u;
+    // With one species every boid is of kind 0 (the host checks every index), so the
+    // neighbours' kinds need not be read.
+    let mixed = species_count > 1u;
     var kind = 0u;
     var rule = flock_rule();
     if species_count > 0u {
-        kind = min(species_of[sorted_index[me]], MAX_SPECIES - 1u);
+        if mixed {
+            kind = min(species_of[sorted_index[me]], MAX_SPECIES - 1u);
+        }
         rule = kinds.species[kind];
     }
     let vehicle = Vehicle(position, velocity, rule.limits.x);
@@ -253,7 +258,7 @@ fn steer(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) 
                     }
                     let neighbour = sorted[other];
                     let offset = delta(position, neighbour.position);
-                    if species_count > 0u {
+                    if mixed {
                         let other_kind = min(species_of[sorted_index[other]], MAX_SPECIES - 1u);
                         if other_kind != kind {
                             if hunting {
