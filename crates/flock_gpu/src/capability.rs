@@ -1,9 +1,13 @@
 //! What a device must offer the kernel, and how many boids it holds: read from its limits, so
 //! a caller (the Bevy plugin, the command line) knows both before it makes a flock or a boid.
 
+use crate::containment::ENCLOSURE_BYTES;
 use crate::error::GpuError;
 use crate::grid::MAX_CELLS;
 use crate::layout::BOID_BYTES;
+use crate::obstacles::OBSTACLES_BYTES;
+use crate::points::POINTS_BYTES;
+use crate::species::KINDS_BYTES;
 
 /// Storage buffers the kernel binds to its compute passes (boids, sorted boids, sorted index,
 /// cell of each boid, rank in its cell, scattered index, cell starts, scan block sums): the
@@ -18,8 +22,20 @@ const WORKGROUP_BYTES: u32 = WORKGROUP_SIZE * 4;
 pub(crate) const MAX_GROUPS_PER_AXIS: u32 = 65535;
 /// The most boids the kernel holds on any device: see [`max_boids`].
 pub const MAX_BOIDS: usize = 1 << 31;
-/// At least the uniform's size (params.rs: 160 bytes); WebGPU guarantees 64 KiB.
-const PARAMS_BYTES: u64 = 256;
+/// The largest uniform the steering binds: the obstacles (obstacles.rs, about 9 KiB), larger
+/// than the params (params.rs: 176 bytes), the species (species.rs), the points (points.rs)
+/// and the enclosure (containment.rs); WebGPU guarantees 64 KiB, its downlevel limits 16 KiB.
+const UNIFORM_BYTES: u64 = max(
+    max(OBSTACLES_BYTES, ENCLOSURE_BYTES),
+    max(POINTS_BYTES, KINDS_BYTES),
+);
+/// Uniform buffers the steering binds: the params, the species, the points, the obstacles,
+/// the enclosure.
+const UNIFORM_BUFFERS: u32 = 5;
+
+const fn max(a: u64, b: u64) -> u64 {
+    if a > b { a } else { b }
+}
 /// Workgroups the scan dispatches along x: one per block of 1024 of the grid's cell starts
 /// (`SCAN_BLOCK` in shaders/grid.wgsl).
 const SCAN_BLOCKS: u32 = (MAX_CELLS + 1).div_ceil(1024);
@@ -63,12 +79,12 @@ pub fn check_limits(limits: &wgpu::Limits) -> Result<(), GpuError> {
         ),
         (
             "uniform buffers per shader stage",
-            1,
+            UNIFORM_BUFFERS.into(),
             limits.max_uniform_buffers_per_shader_stage.into(),
         ),
         (
             "bytes per uniform buffer binding",
-            PARAMS_BYTES,
+            UNIFORM_BYTES,
             limits.max_uniform_buffer_binding_size,
         ),
         (

@@ -8,14 +8,22 @@ use flock_core::{ConfigError, FlockConfig, Vector};
 use crate::capability::{
     STORAGE_BUFFERS, WORKGROUP_SIZE, check_limits, groups_per_axis, max_boids,
 };
+use crate::containment::ENCLOSURE_BYTES;
 use crate::error::GpuError;
 use crate::grid::{GridShape, MAX_CELLS};
 use crate::layout::{
     BOID_BYTES, BOID_FLOATS, boid_from_floats, boid_to_floats, floats_of, to_bytes,
 };
+use crate::obstacles::OBSTACLES_BYTES;
 use crate::params::params_bytes;
+use crate::points::POINTS_BYTES;
+use crate::query::QueryPass;
 use crate::shaders::{grid_source, steer_source};
+use crate::species::{GpuHunt, KINDS_BYTES, SpeciesSettings, check_species};
 use crate::timing::StepTimer;
+
+mod gameplay;
+mod queries;
 
 /// Grid counts one scan workgroup handles (`SCAN_BLOCK` in shaders/grid.wgsl).
 const SCAN_BLOCK: u32 = 1024;
@@ -26,7 +34,8 @@ const READ_BACK_TIMEOUT: Duration = Duration::from_secs(120);
 ///
 /// The boids stay in one buffer in the order they were uploaded ([`DeviceFlock::boid_buffer`],
 /// laid out as [`BOID_BYTES`](crate::BOID_BYTES) says), so a renderer can draw from it and a
-/// boid keeps its index from step to step. Every boid uses the config's rule weights.
+/// boid keeps its index from step to step. Every boid follows the config's rules, or its
+/// species' when species are set.
 ///
 /// What the device is asked for is checked against its limits first: a device that cannot run
 /// the flock, a count or a buffer past its limits is a [`GpuError`] before anything is
@@ -34,6 +43,11 @@ const READ_BACK_TIMEOUT: Duration = Duration::from_secs(120);
 ///
 /// Steps are deterministic on one device: each cell's boids are visited in index order, so the
 /// same flock stepped twice with the same settings gives the same buffers, bit for bit.
+///
+/// Gameplay: species with their own rules and hunts between them
+/// ([`set_species`](Self::set_species), [`set_hunts`](Self::set_hunts),
+/// [`upload_species`](Self::upload_species)), and points the game moves every frame
+/// ([`set_points`](Self::set_points)). A flock without them steps as the plain flock does.
 pub struct DeviceFlock {
     device: wgpu::Device,
     queue: wgpu::Queue,
@@ -45,14 +59,49 @@ pub struct DeviceFlock {
     groups_per_row: u32,
     /// The device's limit of workgroups along one axis.
     groups_per_axis: u32,
-    layout: wgpu::BindGroupLayout,
+    layouts: Layouts,
     pipelines: Pipelines,
     params: wgpu::Buffer,
     cell_start: wgpu::Buffer,
     block_sums: wgpu::Buffer,
     boids: BoidBuffers,
-    bind_group: wgpu::BindGroup,
+    bind_groups: BindGroups,
     timer: Option<StepTimer>,
+    /// The species' rules on the device (`Kinds`), the points (`Points`) and the obstacles
+    /// (`Obstacles`).
+    kinds: wgpu::Buffer,
+    points: wgpu::Buffer,
+    obstacles: wgpu::Buffer,
+    obstacle_count: usize,
+    /// The enclosure every boid stays inside (`Enclosure`), if any.
+    enclosure: wgpu::Buffer,
+    contained: bool,
+    /// The query passes, compiled on the first query.
+    query: Option<QueryPass>,
+    species: Vec<SpeciesSettings>,
+    hunts: Vec<GpuHunt>,
+    point_count: usize,
+    /// One more than the highest species index of the boids (0 when all are species 0).
+    species_in_use: u32,
+    /// Whether a slot of the species buffer may hold a species other than 0, so boids given
+    /// without species must have theirs written.
+    species_written: bool,
+}
+
+/// The grid passes' layout (every buffer), the steering's (the buffers it reads and writes:
+/// the eight storage buffers of the grid passes and its own would pass the WebGPU default of
+/// eight per stage) and the gameplay's (species, hunts, points, obstacles, enclosure).
+struct Layouts {
+    grid: wgpu::BindGroupLayout,
+    steer: wgpu::BindGroupLayout,
+    gameplay: wgpu::BindGroupLayout,
+}
+
+/// The bind groups of [`Layouts`], rebuilt when the boid buffers grow.
+struct BindGroups {
+    grid: wgpu::BindGroup,
+    steer: wgpu::BindGroup,
+    gameplay: wgpu::BindGroup,
 }
 
 struct Pipelines {
@@ -64,6 +113,8 @@ struct Pipelines {
     scatter: wgpu::ComputePipeline,
     order_cells: wgpu::ComputePipeline,
     steer: wgpu::ComputePipeline,
+    /// The steering with species, hunts and points (`GAMEPLAY` set).
+    steer_gameplay: wgpu::ComputePipeline,
 }
 
 /// The per-boid buffers, sized to the capacity.
@@ -74,6 +125,8 @@ struct BoidBuffers {
     cell_of: wgpu::Buffer,
     rank: wgpu::Buffer,
     scattered: wgpu::Buffer,
+    /// Each boid's species, in upload order.
+    species: wgpu::Buffer,
 }
 
 impl DeviceFlock {
@@ -100,18 +153,44 @@ impl DeviceFlock {
         // Everything the device is asked for below fits its limits (checked above): wgpu's error
         // scopes are not used, because in Bevy's build of wgpu they are one stack per device
         // shared by every thread, so a scope here could swallow or unbalance the renderer's.
-        let layout = bind_group_layout(device);
-        let pipelines = Pipelines::new(device, &layout);
+        let layouts = Layouts::new(device);
+        let pipelines = Pipelines::new(device, &layouts);
         let params = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("flock_gpu params"),
-            size: params_bytes(&config, &GridShape::new(&config, 0), 0, 0.0).len() as u64,
+            size: params_bytes(&config, &GridShape::new(&config, 0.0, 0), 0, 0.0).len() as u64,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
         let cell_start = storage(device, "flock_gpu cell starts", u64::from(MAX_CELLS) + 1, 4);
         let block_sums = storage(device, "flock_gpu block sums", u64::from(SCAN_BLOCK), 4);
         let boids = BoidBuffers::new(device, capacity);
-        let bind_group = bind_group(device, &layout, &params, &cell_start, &block_sums, &boids);
+        let uniform = |label, size| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        };
+        // Zeroed by wgpu: no species, hunts or points.
+        let kinds = uniform("flock_gpu species", KINDS_BYTES);
+        let points = uniform("flock_gpu points", POINTS_BYTES);
+        let obstacles = uniform("flock_gpu obstacles", OBSTACLES_BYTES);
+        let enclosure = uniform("flock_gpu enclosure", ENCLOSURE_BYTES);
+        let bind_groups = BindGroups::new(
+            device,
+            &layouts,
+            [
+                &params,
+                &cell_start,
+                &block_sums,
+                &kinds,
+                &points,
+                &obstacles,
+                &enclosure,
+            ],
+            &boids,
+        );
         Ok(Self {
             device: device.clone(),
             queue: queue.clone(),
@@ -121,14 +200,26 @@ impl DeviceFlock {
             max_capacity,
             groups_per_row: groups_per_axis(&limits),
             groups_per_axis: groups_per_axis(&limits),
-            layout,
+            layouts,
             pipelines,
             params,
             cell_start,
             block_sums,
             boids,
-            bind_group,
+            bind_groups,
             timer: StepTimer::new(device, queue),
+            kinds,
+            points,
+            obstacles,
+            obstacle_count: 0,
+            enclosure,
+            contained: false,
+            query: None,
+            species: Vec::new(),
+            hunts: Vec::new(),
+            point_count: 0,
+            species_in_use: 0,
+            species_written: false,
         })
     }
 
@@ -146,7 +237,11 @@ impl DeviceFlock {
     /// ones kept.
     pub fn set_config(&mut self, config: FlockConfig) -> Result<(), GpuError> {
         check_config(&config)?;
+        if !self.species.is_empty() {
+            check_species(&self.species, &config)?;
+        }
         self.config = config;
+        self.write_kinds();
         Ok(())
     }
 
@@ -175,7 +270,18 @@ impl DeviceFlock {
     /// test checks that its case spans several scan blocks or widens its cells.
     #[doc(hidden)]
     pub fn grid_cells(&self) -> [u32; 3] {
-        GridShape::new(&self.config, self.count).cells
+        GridShape::new(&self.config, self.reach(), self.count).cells
+    }
+
+    /// The farthest any boid looks for another: the flock's radii, its species' and its
+    /// hunts'. The grid's cells are at least this wide, so the cells next to a boid's hold
+    /// everything it looks for.
+    fn reach(&self) -> f32 {
+        let species = self.species.iter().map(SpeciesSettings::max_radius);
+        let hunts = self.hunts.iter().map(GpuHunt::max_radius);
+        species
+            .chain(hunts)
+            .fold(self.config.max_radius(), f32::max)
     }
 
     /// Dispatches rows of this many workgroups (at least as many as keep the rows within the
@@ -209,7 +315,11 @@ impl DeviceFlock {
             self.grow(count, 0);
         }
         self.write_boids(0, positions, velocities);
+        if self.species_written {
+            self.write_species(0, &vec![0; count]);
+        }
         self.count = count;
+        self.species_in_use = 0;
         Ok(())
     }
 
@@ -230,6 +340,9 @@ impl DeviceFlock {
             self.grow(count, self.count);
         }
         self.write_boids(self.count, positions, velocities);
+        if self.species_written {
+            self.write_species(self.count, &vec![0; positions.len()]);
+        }
         self.count = count;
         Ok(())
     }
@@ -259,7 +372,7 @@ impl DeviceFlock {
         if self.count == 0 {
             return Ok(());
         }
-        let grid = GridShape::new(&self.config, self.count);
+        let grid = GridShape::new(&self.config, self.reach(), self.count);
         let count = self.count as u32;
         self.queue.write_buffer(
             &self.params,
@@ -289,8 +402,13 @@ impl DeviceFlock {
                 label: Some("flock_gpu step"),
                 timestamp_writes,
             });
-            pass.set_bind_group(0, &self.bind_group, &[]);
+            pass.set_bind_group(0, &self.bind_groups.grid, &[]);
             let pipelines = &self.pipelines;
+            let steer = if self.has_gameplay() {
+                &pipelines.steer_gameplay
+            } else {
+                &pipelines.steer
+            };
             let rows = |items| groups_for(items, self.groups_per_row, self.groups_per_axis);
             let mut run = |pipeline: &wgpu::ComputePipeline, groups: [u32; 2]| {
                 pass.set_pipeline(pipeline);
@@ -303,7 +421,11 @@ impl DeviceFlock {
             run(&pipelines.add_block_offsets, rows(entries));
             run(&pipelines.scatter, rows(count));
             run(&pipelines.order_cells, rows(count));
-            run(&pipelines.steer, rows(count));
+            pass.set_bind_group(0, &self.bind_groups.steer, &[]);
+            pass.set_bind_group(1, &self.bind_groups.gameplay, &[]);
+            let groups = rows(count);
+            pass.set_pipeline(steer);
+            pass.dispatch_workgroups(groups[0], groups[1], 1);
             timed
         };
         let timer = self.timer.as_ref().filter(|_| timed);
@@ -395,14 +517,22 @@ impl DeviceFlock {
                 });
             let bytes = (keep * BOID_BYTES) as u64;
             encoder.copy_buffer_to_buffer(&self.boids.boids, 0, &boids.boids, 0, bytes);
+            let species = (keep * 4) as u64;
+            encoder.copy_buffer_to_buffer(&self.boids.species, 0, &boids.species, 0, species);
             self.queue.submit([encoder.finish()]);
         }
-        self.bind_group = bind_group(
+        self.bind_groups = BindGroups::new(
             &self.device,
-            &self.layout,
-            &self.params,
-            &self.cell_start,
-            &self.block_sums,
+            &self.layouts,
+            [
+                &self.params,
+                &self.cell_start,
+                &self.block_sums,
+                &self.kinds,
+                &self.points,
+                &self.obstacles,
+                &self.enclosure,
+            ],
             &boids,
         );
         self.boids = boids;
@@ -488,6 +618,14 @@ impl BoidBuffers {
             cell_of: storage(device, "flock_gpu cell of boid", capacity, 4),
             rank: storage(device, "flock_gpu rank in cell", capacity, 4),
             scattered: storage(device, "flock_gpu scattered index", capacity, 4),
+            species: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("flock_gpu species"),
+                size: capacity * 4,
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_DST
+                    | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            }),
         }
     }
 }
@@ -501,71 +639,147 @@ fn storage(device: &wgpu::Device, label: &str, items: u64, item_bytes: u64) -> w
     })
 }
 
-/// One layout for every pass: the params uniform, then eight read-write storage buffers
-/// (boids, sorted boids, sorted index, cell of each boid, rank in its cell, cell starts, scan
-/// block sums, scattered index), numbered as the shaders bind them.
-fn bind_group_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
-    let entry = |binding: u32, ty: wgpu::BufferBindingType| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    };
-    let mut entries = vec![entry(0, wgpu::BufferBindingType::Uniform)];
-    entries.extend((1..=STORAGE_BUFFERS).map(|binding| {
-        entry(
+impl Layouts {
+    fn new(device: &wgpu::Device) -> Self {
+        let storage = wgpu::BufferBindingType::Storage { read_only: false };
+        let grid: Vec<_> = std::iter::once((0, wgpu::BufferBindingType::Uniform))
+            .chain((1..=STORAGE_BUFFERS).map(|binding| (binding, storage)))
+            .collect();
+        // The steering's bindings keep the grid passes' numbers (shaders/steer.wgsl).
+        let steer = [
+            (0, wgpu::BufferBindingType::Uniform),
+            (BOIDS, storage),
+            (SORTED, storage),
+            (SORTED_INDEX, storage),
+            (CELL_START, storage),
+        ];
+        let uniform = wgpu::BufferBindingType::Uniform;
+        let gameplay = [
+            (0, uniform),
+            (1, uniform),
+            (2, wgpu::BufferBindingType::Storage { read_only: true }),
+            (3, uniform),
+            (4, uniform),
+        ];
+        Self {
+            grid: layout(device, "flock_gpu grid", &grid),
+            steer: layout(device, "flock_gpu steer", &steer),
+            gameplay: layout(device, "flock_gpu gameplay", &gameplay),
+        }
+    }
+}
+
+/// The bindings of the boid buffers the steering reads (shaders/common.wgsl's numbers).
+const BOIDS: u32 = 1;
+const SORTED: u32 = 2;
+const SORTED_INDEX: u32 = 3;
+const CELL_START: u32 = 6;
+
+fn layout(
+    device: &wgpu::Device,
+    label: &str,
+    bindings: &[(u32, wgpu::BufferBindingType)],
+) -> wgpu::BindGroupLayout {
+    let entries: Vec<_> = bindings
+        .iter()
+        .map(|&(binding, ty)| wgpu::BindGroupLayoutEntry {
             binding,
-            wgpu::BufferBindingType::Storage { read_only: false },
-        )
-    }));
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        })
+        .collect();
     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("flock_gpu"),
+        label: Some(label),
         entries: &entries,
     })
 }
 
 fn bind_group(
     device: &wgpu::Device,
+    label: &str,
     layout: &wgpu::BindGroupLayout,
-    params: &wgpu::Buffer,
-    cell_start: &wgpu::Buffer,
-    block_sums: &wgpu::Buffer,
-    boids: &BoidBuffers,
+    buffers: &[(u32, &wgpu::Buffer)],
 ) -> wgpu::BindGroup {
-    let buffers = [
-        params,
-        &boids.boids,
-        &boids.sorted,
-        &boids.sorted_index,
-        &boids.cell_of,
-        &boids.rank,
-        cell_start,
-        block_sums,
-        &boids.scattered,
-    ];
-    let entries: Vec<_> = (0..)
-        .zip(buffers)
-        .map(|(binding, buffer)| wgpu::BindGroupEntry {
+    let entries: Vec<_> = buffers
+        .iter()
+        .map(|&(binding, buffer)| wgpu::BindGroupEntry {
             binding,
             resource: buffer.as_entire_binding(),
         })
         .collect();
     device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("flock_gpu"),
+        label: Some(label),
         layout,
         entries: &entries,
     })
 }
 
+impl BindGroups {
+    /// The bind groups over the flock's own buffers (params, cell starts, scan block sums,
+    /// species, points, obstacles, enclosure) and the boid buffers.
+    fn new(
+        device: &wgpu::Device,
+        layouts: &Layouts,
+        [
+            params,
+            cell_start,
+            block_sums,
+            kinds,
+            points,
+            obstacles,
+            enclosure,
+        ]: [&wgpu::Buffer; 7],
+        boids: &BoidBuffers,
+    ) -> Self {
+        let grid = [
+            params,
+            &boids.boids,
+            &boids.sorted,
+            &boids.sorted_index,
+            &boids.cell_of,
+            &boids.rank,
+            cell_start,
+            block_sums,
+            &boids.scattered,
+        ];
+        let grid: Vec<_> = (0..).zip(grid).collect();
+        let steer = [
+            (0, params),
+            (BOIDS, &boids.boids),
+            (SORTED, &boids.sorted),
+            (SORTED_INDEX, &boids.sorted_index),
+            (CELL_START, cell_start),
+        ];
+        let gameplay = [
+            (0, kinds),
+            (1, points),
+            (2, &boids.species),
+            (3, obstacles),
+            (4, enclosure),
+        ];
+        Self {
+            grid: bind_group(device, "flock_gpu grid", &layouts.grid, &grid),
+            steer: bind_group(device, "flock_gpu steer", &layouts.steer, &steer),
+            gameplay: bind_group(device, "flock_gpu gameplay", &layouts.gameplay, &gameplay),
+        }
+    }
+}
+
 impl Pipelines {
-    fn new(device: &wgpu::Device, layout: &wgpu::BindGroupLayout) -> Self {
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("flock_gpu"),
-            bind_group_layouts: &[Some(layout)],
+    fn new(device: &wgpu::Device, layouts: &Layouts) -> Self {
+        let grid_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("flock_gpu grid"),
+            bind_group_layouts: &[Some(&layouts.grid)],
+            immediate_size: 0,
+        });
+        let steer_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("flock_gpu steer"),
+            bind_group_layouts: &[Some(&layouts.steer), Some(&layouts.gameplay)],
             immediate_size: 0,
         });
         let module = |label: &str, source: String| {
@@ -576,15 +790,24 @@ impl Pipelines {
         };
         let grid = module("flock_gpu grid", grid_source());
         let steer = module("flock_gpu steer", steer_source());
-        let pipeline = |module: &wgpu::ShaderModule, entry_point: &str| {
+        let compile = |layout: &wgpu::PipelineLayout,
+                       module: &wgpu::ShaderModule,
+                       entry_point: &str,
+                       constants: &[(&str, f64)]| {
             device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some(entry_point),
-                layout: Some(&pipeline_layout),
+                layout: Some(layout),
                 module,
                 entry_point: Some(entry_point),
-                compilation_options: Default::default(),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants,
+                    ..Default::default()
+                },
                 cache: None,
             })
+        };
+        let pipeline = |module: &wgpu::ShaderModule, entry_point: &str| {
+            compile(&grid_layout, module, entry_point, &[])
         };
         Self {
             clear_cells: pipeline(&grid, "clear_cells"),
@@ -594,7 +817,8 @@ impl Pipelines {
             add_block_offsets: pipeline(&grid, "add_block_offsets"),
             scatter: pipeline(&grid, "scatter"),
             order_cells: pipeline(&grid, "order_cells"),
-            steer: pipeline(&steer, "steer"),
+            steer: compile(&steer_layout, &steer, "steer", &[("GAMEPLAY", 0.0)]),
+            steer_gameplay: compile(&steer_layout, &steer, "steer", &[("GAMEPLAY", 1.0)]),
         }
     }
 }

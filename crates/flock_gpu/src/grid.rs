@@ -20,13 +20,14 @@ pub(crate) struct GridShape {
 }
 
 impl GridShape {
-    /// The grid for `count` boids under `config` (already valid).
-    pub fn new(config: &FlockConfig, count: usize) -> Self {
+    /// The grid for `count` boids under `config` (already valid) whose farthest look is
+    /// `reach` (at least the config's largest radius; species and hunts may look farther).
+    pub fn new(config: &FlockConfig, reach: f32, count: usize) -> Self {
         let size = config.bounds.size();
         let cap = (2 * count as u64).clamp(MIN_CELL_CAP, u64::from(MAX_CELLS));
         // A hair wider than the radius, so f32 rounding of `size / cells` on the device never
         // makes a cell narrower than it.
-        let radius = f64::from(config.max_radius()) * (1.0 + 1e-5);
+        let radius = f64::from(reach.max(config.max_radius())) * (1.0 + 1e-5);
         let largest = (0..DIMENSIONS)
             .map(|axis| f64::from(size[axis]))
             .fold(0.0, f64::max);

@@ -22,6 +22,27 @@
 //! are not used (in Bevy's build of wgpu they are one stack per device shared by all threads,
 //! which the renderer's own scopes use too).
 //!
+//! **Gameplay**, as the Bevy plugin's CPU behaviours define it, in a second build of the
+//! steering pass (a flock without gameplay steps exactly as before):
+//! - up to [`MAX_SPECIES`] species ([`SpeciesSettings`]: each its own weights, radii, max
+//!   speed and force), which flock only with their own kind, and hunts between them
+//!   ([`GpuHunt`]: prey flee predators, predators pursue the nearest prey);
+//! - up to [`MAX_POINTS`] points the game moves every frame ([`GpuPoint`]: attractors,
+//!   repellers, predators);
+//! - up to [`MAX_OBSTACLES`] of flock_core's `Shape`s, avoided as its `avoid_obstacles` does
+//!   ([`ObstacleAvoidance`]: circles, rectangles, rotated rectangles and polygons in 2D;
+//!   spheres, boxes, rotated boxes and capsules in 3D);
+//! - one enclosure every boid keeps to ([`Containment`]: flock_core's `contain`, in a polygon
+//!   in 2D, a box in 3D).
+//!
+//! **Queries** without reading the flock back ([`DeviceFlock::query_near`],
+//! [`DeviceFlock::poll_query`]): how many boids are within a radius of a point and the nearest
+//! few ([`NearQuery`]), answered by two small passes and read back asynchronously.
+//!
+//! The behaviours' forces are summed, truncated to the max force and added to the flocking
+//! force, as the plugin combines them. Everything is checked on the host first, and too many
+//! of anything is an error, never a truncation.
+//!
 //! **Deterministic on one device:** each cell's boids are visited in index order (not in the
 //! order the atomics counted them), so the same flock stepped with the same settings gives the
 //! same buffers, bit for bit, from run to run on one GPU and driver. The result matches the CPU
@@ -50,13 +71,18 @@
 #![warn(missing_docs)]
 
 mod capability;
+mod containment;
 mod device;
 mod error;
 mod flock;
 mod grid;
 mod layout;
+mod obstacles;
 mod params;
+mod points;
+mod query;
 mod shaders;
+mod species;
 mod timing;
 
 pub use capability::{MAX_BOIDS, check_limits, max_boids};
@@ -70,8 +96,13 @@ pub use flock::{DeviceFlock, check_config};
     note = "renamed `DeviceFlock`, so it is not confused with the Bevy plugin's `GpuFlock` handle"
 )]
 pub type GpuFlock = DeviceFlock;
+pub use containment::{Containment, MAX_ENCLOSURE_VERTICES, check_containment};
 pub use grid::MAX_CELLS;
 pub use layout::{BOID_BYTES, boid_from_floats, boid_to_floats};
+pub use obstacles::{MAX_OBSTACLES, MAX_POLYGON_VERTICES, ObstacleAvoidance, check_obstacles};
+pub use points::{GpuPoint, MAX_POINTS, check_points};
+pub use query::{MAX_NEAREST, NearQuery, QueryResult, check_query};
+pub use species::{GpuHunt, MAX_HUNTS, MAX_SPECIES, SpeciesSettings, check_hunts, check_species};
 
 /// The kernel's vector type: `Vec2` in `flock_gpu`, `Vec3` in `flock_gpu3d`.
 pub use flock_core::{DIMENSIONS, FlockConfig, Vector};

@@ -1,5 +1,5 @@
 //! The step's settings as the shaders' `Params` uniform (shaders/common.wgsl) lays them out:
-//! five `vec4`s, then scalars, padded to a multiple of 16 bytes.
+//! five `vec4`s, then scalars, padded to a multiple of 16 bytes (176 in all).
 
 use flock_core::{DIMENSIONS, EdgeMode, FlockConfig, ForceLimit, RESCALE_DEAD_ZONE, SpeedMode};
 
@@ -75,6 +75,7 @@ pub(crate) fn params_bytes(config: &FlockConfig, grid: &GridShape, count: u32, d
         config.weights.cohesion,
         cos_half_view,
         dead_zone_squared,
+        config.response_time,
     ];
     words.extend(floats.map(f32::to_le_bytes));
     while !words.len().is_multiple_of(4) {

@@ -40,6 +40,7 @@ struct Params {
     cohesion_weight: f32,
     cos_half_view: f32,
     dead_zone_squared: f32,
+    response_time: f32,
 }
 
 struct Boid {

@@ -2,6 +2,14 @@
 // the boids of the neighbouring cells (flock_core's `rule_forces` and `RuleSums::into_forces`),
 // then integration, the speed mode and the edges (flock_core's `integrate` and `apply_edge`).
 // The result goes back to the boid's own slot, so boids keep their order between steps.
+//
+// With gameplay (the `GAMEPLAY` pipeline constant, shaders/gameplay.wgsl), each boid takes its
+// species' rules and flocks only with its own kind, the same walk over the neighbours finds
+// the hunts' predators and prey, and the points, obstacles (shaders/obstacles.wgsl) and the
+// enclosure (shaders/containment.wgsl) add their forces. The pipeline without it is
+// the plain flock, so a flock without species, hunts or points pays nothing for them.
+
+override GAMEPLAY: bool = false;
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> boids: array<Boid>;
@@ -42,23 +50,25 @@ fn usable_velocity(velocity: Vector) -> Vector {
 // Reynolds' steering for one rule: the sum's direction at max speed is the desired velocity,
 // the force `(desired - velocity) / response_time`, limited. A rule acts only with neighbours
 // in its radius; separation also needs a non-zero push; a force beyond f32 gives none.
-fn rule_force(sum: Vector, count: f32, velocity: Vector, needs_direction: bool) -> Vector {
+fn rule_force(sum: Vector, count: f32, velocity: Vector, needs_direction: bool, rule: Rule) -> Vector {
+    let max_speed = rule.limits.x;
+    let max_force = rule.limits.y;
     let length_squared = dot(sum, sum);
     let has_direction = length_squared > 0.0;
     var to_speed = 0.0;
     if has_direction {
-        to_speed = params.max_speed / sqrt(length_squared);
+        to_speed = max_speed / sqrt(length_squared);
     }
     let force = (sum * to_speed - velocity) * params.per_response_time;
     let force_squared = dot(force, force);
-    let limit = params.max_force / sqrt(force_squared);
+    let limit = max_force / sqrt(force_squared);
     var scale = 1.0;
     if params.force_limit == FORCE_TRUNCATE {
-        if force_squared > params.max_force * params.max_force {
+        if force_squared > max_force * max_force {
             scale = limit;
         }
     } else {
-        scale = select(0.0, limit, force_squared > params.dead_zone_squared);
+        scale = select(0.0, limit, force_squared > rule.limits.z);
     }
     let limited = force * scale;
     if count <= 0.0 || (needs_direction && !has_direction) || !is_finite_vector(limited) {
@@ -68,7 +78,7 @@ fn rule_force(sum: Vector, count: f32, velocity: Vector, needs_direction: bool) 
 }
 
 // flock_core's `limit_speed_to` for a velocity whose length f32 cannot hold.
-fn limit_extreme_speed(velocity: Vector) -> Vector {
+fn limit_extreme_speed(velocity: Vector, max_speed: f32, min_speed: f32) -> Vector {
     if !is_finite_vector(velocity) {
         return Vector(0.0);
     }
@@ -78,12 +88,12 @@ fn limit_extreme_speed(velocity: Vector) -> Vector {
     }
     let scaled = velocity / largest;
     let speed = largest * length(scaled);
-    var target_speed = params.max_speed;
+    var target_speed = max_speed;
     if params.speed_mode != SPEED_CONSTANT {
-        if speed > params.max_speed {
-            target_speed = params.max_speed;
-        } else if speed < params.min_speed {
-            target_speed = params.min_speed;
+        if speed > max_speed {
+            target_speed = max_speed;
+        } else if speed < min_speed {
+            target_speed = min_speed;
         } else {
             return velocity;
         }
@@ -92,19 +102,19 @@ fn limit_extreme_speed(velocity: Vector) -> Vector {
 }
 
 // flock_core's `limit_speed_to`: the speed mode.
-fn limit_speed(velocity: Vector) -> Vector {
+fn limit_speed(velocity: Vector, max_speed: f32, min_speed: f32) -> Vector {
     let speed = length(velocity);
     if !is_normal(speed) && any(velocity != Vector(0.0)) {
-        return limit_extreme_speed(velocity);
+        return limit_extreme_speed(velocity, max_speed, min_speed);
     }
     if params.speed_mode == SPEED_CONSTANT {
-        return normalize_or_zero(velocity) * params.max_speed;
+        return normalize_or_zero(velocity) * max_speed;
     }
-    if speed > params.max_speed {
-        return velocity * (params.max_speed / speed);
+    if speed > max_speed {
+        return velocity * (max_speed / speed);
     }
-    if speed < params.min_speed && speed > 0.0 {
-        return velocity * (params.min_speed / speed);
+    if speed < min_speed && speed > 0.0 {
+        return velocity * (min_speed / speed);
     }
     return velocity;
 }
@@ -179,6 +189,15 @@ fn wrapped_cell(cell: vec3<i32>) -> vec3<i32> {
     return (cell % cells + cells) % cells;
 }
 
+// The flock's own rules, which every boid follows when there are no species.
+fn flock_rule() -> Rule {
+    return Rule(
+        vec4<f32>(params.separation_radius_squared, params.alignment_radius_squared, params.cohesion_radius_squared, 0.0),
+        vec4<f32>(params.separation_weight, params.alignment_weight, params.cohesion_weight, 0.0),
+        vec4<f32>(params.max_speed, params.max_force, params.dead_zone_squared, params.min_speed),
+    );
+}
+
 @compute @workgroup_size(256)
 fn steer(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let me = invocation_index(id, groups);
@@ -190,6 +209,35 @@ fn steer(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) 
     let velocity = usable_velocity(boid.velocity);
     let heading = normalize_or_zero(velocity);
     let sees_all_round = params.view_limited == 0u || all(heading == Vector(0.0));
+
+    // The boid's species and its rules; with species, only its own kind flocks with it.
+    let species_count = select(0u, kinds.counts.x, GAMEPLAY);
+    let hunting = GAMEPLAY && kinds.counts.y > 0u;
+    // With one species every boid is of kind 0 (the host checks every index), so the
+    // neighbours' kinds need not be read.
+    let mixed = species_count > 1u;
+    var kind = 0u;
+    var rule = flock_rule();
+    if species_count > 0u {
+        if mixed {
+            kind = min(species_of[sorted_index[me]], MAX_SPECIES - 1u);
+        }
+        rule = kinds.species[kind];
+    }
+    let vehicle = Vehicle(position, velocity, rule.limits.x);
+    // The hunts: the sum of fleeing every predator in range, and for each prey species the
+    // nearest prey in chase range (its squared distance starts at the chase radius squared,
+    // or below zero where this species does not hunt that one).
+    var flee_sum = Vector(0.0);
+    var nearest_prey: array<u32, 8>;
+    var nearest_distance: array<f32, 8>;
+    if hunting {
+        for (var prey = 0u; prey < MAX_SPECIES; prey++) {
+            let hunt = kinds.hunts[kind * MAX_SPECIES + prey];
+            nearest_prey[prey] = NO_PREY;
+            nearest_distance[prey] = select(-1.0, hunt.flee_chase.z * hunt.flee_chase.z, hunt.look_ahead.y > 0.0);
+        }
+    }
 
     var away = Vector(0.0);
     var velocity_sum = Vector(0.0);
@@ -210,6 +258,26 @@ fn steer(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) 
                     }
                     let neighbour = sorted[other];
                     let offset = delta(position, neighbour.position);
+                    if mixed {
+                        let other_kind = min(species_of[sorted_index[other]], MAX_SPECIES - 1u);
+                        if other_kind != kind {
+                            if hunting {
+                                // Where the other appears from here: across the seam if nearer.
+                                let seen = position + offset;
+                                let threat = kinds.hunts[other_kind * MAX_SPECIES + kind];
+                                if threat.look_ahead.y > 0.0 {
+                                    flee_sum += threat.flee_chase.y * flee(vehicle, seen, threat.flee_chase.x);
+                                }
+                                let to_prey = seen - position;
+                                let prey_distance = dot(to_prey, to_prey);
+                                if prey_distance < nearest_distance[other_kind] {
+                                    nearest_distance[other_kind] = prey_distance;
+                                    nearest_prey[other_kind] = other;
+                                }
+                            }
+                            continue;
+                        }
+                    }
                     let distance_squared = dot(offset, offset);
                     if distance_squared == 0.0 {
                         continue;
@@ -218,15 +286,15 @@ fn steer(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) 
                     if !sees_all_round && dot(offset, heading) < params.cos_half_view * sqrt(distance_squared) {
                         continue;
                     }
-                    if distance_squared < params.separation_radius_squared {
+                    if distance_squared < rule.radii_squared.x {
                         away -= offset / distance_squared;
                         separation_count += 1.0;
                     }
-                    if distance_squared < params.alignment_radius_squared {
+                    if distance_squared < rule.radii_squared.y {
                         velocity_sum += usable_velocity(neighbour.velocity);
                         alignment_count += 1.0;
                     }
-                    if distance_squared < params.cohesion_radius_squared {
+                    if distance_squared < rule.radii_squared.z {
                         offset_sum += offset;
                         cohesion_count += 1.0;
                     }
@@ -235,11 +303,41 @@ fn steer(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) 
         }
     }
 
-    let force = rule_force(away, separation_count, velocity, true) * params.separation_weight
-        + rule_force(velocity_sum, alignment_count, velocity, false) * params.alignment_weight
-        + rule_force(offset_sum, cohesion_count, velocity, false) * params.cohesion_weight;
+    let force = rule_force(away, separation_count, velocity, true, rule) * rule.weights.x
+        + rule_force(velocity_sum, alignment_count, velocity, false, rule) * rule.weights.y
+        + rule_force(offset_sum, cohesion_count, velocity, false, rule) * rule.weights.z;
+    var acceleration = force / params.mass;
+    if GAMEPLAY {
+        // The behaviours' sum, truncated to the max force (flock_core's `combine`), as the
+        // Bevy plugin adds its behaviours to the flocking force; a sum that is not finite is
+        // dropped, as the plugin drops it.
+        var behaviours = flee_sum;
+        if hunting {
+            for (var prey = 0u; prey < species_count; prey++) {
+                let slot = nearest_prey[prey];
+                if slot == NO_PREY {
+                    continue;
+                }
+                let prey_boid = sorted[slot];
+                let hunt = kinds.hunts[kind * MAX_SPECIES + prey];
+                let at = position + delta(position, prey_boid.position);
+                behaviours += hunt.flee_chase.w * pursue(vehicle, at, usable_velocity(prey_boid.velocity), hunt.look_ahead.x);
+            }
+        }
+        behaviours += point_forces(vehicle);
+        if obstacles.counts.x > 0u {
+            behaviours += obstacles.avoidance.z * avoid_obstacles(vehicle, heading);
+        }
+        if enclosure.shape.x != 0u {
+            behaviours += enclosure.containment.y * contain(vehicle, heading);
+        }
+        let steering = truncate_force(behaviours, rule.limits.y);
+        if is_finite_vector(steering) {
+            acceleration += steering / params.mass;
+        }
+    }
     // flock_core's `integrate`: v += a dt, the speed mode, p += v dt (Euler).
-    boid.velocity = limit_speed(boid.velocity + force / params.mass * params.dt);
+    boid.velocity = limit_speed(boid.velocity + acceleration * params.dt, rule.limits.x, rule.limits.w);
     boid.position += boid.velocity * params.dt;
     apply_edge(&boid);
     boids[sorted_index[me]] = boid;
