@@ -46,6 +46,7 @@ mod offset_pursuit;
 mod path;
 mod reported;
 
+pub(crate) use avoidance::gather_obstacles;
 pub use avoidance::{AvoidObstacles, AvoidWalls, Obstacle};
 #[cfg(feature = "avian")]
 pub use colliders::AvoidColliders;

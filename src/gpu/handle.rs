@@ -8,9 +8,11 @@ use std::time::Duration;
 use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
 use flock_core::{ConfigError, FlockConfig, Vector, random_direction, random_point};
+use flock_gpu::{NearQuery, QueryResult};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
+use super::gameplay::{Gameplay, GameplayOrders};
 use crate::spawn::Placement;
 
 /// The most fixed steps one frame runs on the GPU by default: after a long frame the flock
@@ -61,6 +63,7 @@ pub struct GpuFlock {
     /// Whether a `Clear` waits among the orders (the count is then the orders' alone).
     clear_waiting: bool,
     render_layers: RenderLayers,
+    gameplay: Gameplay,
 }
 
 /// The most boids a handle takes before the plugin has read the device: the kernel's own
@@ -83,6 +86,8 @@ pub(crate) struct DeviceReport {
     pub count: AtomicUsize,
     /// Why the flock stopped (a device that cannot run it, a lost device, a failed step).
     pub stopped: Mutex<Option<String>>,
+    /// The last answer to a question about the boids near a point, until the handle takes it.
+    pub query_answer: Mutex<Option<(NearQuery, QueryResult)>>,
 }
 
 impl Default for DeviceReport {
@@ -94,6 +99,7 @@ impl Default for DeviceReport {
             applied: AtomicU64::new(0),
             count: AtomicUsize::new(0),
             stopped: Mutex::new(None),
+            query_answer: Mutex::new(None),
         }
     }
 }
@@ -118,10 +124,11 @@ impl DeviceReport {
 /// A change to the boids, applied in order in the render world.
 #[derive(Debug, Clone)]
 pub(crate) enum GpuOrder {
-    /// New boids after the existing ones.
+    /// New boids after the existing ones, all of one species.
     Add {
         positions: Vec<Vector>,
         velocities: Vec<Vector>,
+        species: u32,
     },
     /// No boids.
     Clear,
@@ -137,6 +144,7 @@ pub(crate) struct FrameOrders {
     pub steps: u32,
     pub dt: f32,
     pub readback: bool,
+    pub gameplay: GameplayOrders,
 }
 
 impl GpuFlock {
@@ -160,6 +168,7 @@ impl GpuFlock {
             count_at_extract: 0,
             clear_waiting: false,
             render_layers: RenderLayers::default(),
+            gameplay: Gameplay::default(),
         };
         // Refused settings were logged; the defaults stand.
         let _ = flock.set_config(config);
@@ -252,6 +261,16 @@ impl GpuFlock {
     /// machine's memory can hold, a placement that is not finite, a stopped flock. Returns how
     /// many were added: `count` or 0.
     pub fn spawn(&mut self, count: usize, placement: Placement) -> usize {
+        self.spawn_species(count, placement, 0)
+    }
+
+    /// [`GpuFlock::spawn`] with boids of `species` (see [`GpuFlock::set_species`]); a species
+    /// past those set (past 0 without species) is refused with a warning, adding none.
+    pub fn spawn_species(&mut self, count: usize, placement: Placement, species: u32) -> usize {
+        if let Err(error) = self.gameplay.check_spawn_species(species) {
+            warn!("GPU flock: cannot spawn boids of species {species}: {error}; adding none");
+            return 0;
+        }
         #[cfg(not(flock_3d))]
         if let Placement::InRect(rect) = placement
             && !(rect.min.is_finite() && rect.max.is_finite() && rect.min.cmple(rect.max).all())
@@ -284,7 +303,7 @@ impl GpuFlock {
             }
         }));
         velocities.extend((0..count).map(|_| random_direction(&mut self.rng) * speed));
-        self.push(positions, velocities);
+        self.push(positions, velocities, species);
         count
     }
 
@@ -315,12 +334,13 @@ impl GpuFlock {
         };
         kept_positions.extend_from_slice(positions);
         kept_velocities.extend_from_slice(velocities);
-        self.push(kept_positions, kept_velocities);
+        self.push(kept_positions, kept_velocities, 0);
         positions.len()
     }
 
     /// Removes every boid.
     pub fn clear(&mut self) {
+        self.gameplay.note_cleared();
         self.orders.push(GpuOrder::Clear);
         self.count = 0;
         self.clear_waiting = true;
@@ -415,6 +435,7 @@ impl GpuFlock {
             steps,
             dt: self.step_dt,
             readback: self.readback,
+            gameplay: self.gameplay.take_orders(),
         }
     }
 
@@ -493,15 +514,36 @@ impl GpuFlock {
         Some((positions, velocities))
     }
 
-    fn push(&mut self, positions: Vec<Vector>, velocities: Vec<Vector>) {
+    fn push(&mut self, positions: Vec<Vector>, velocities: Vec<Vector>, species: u32) {
         if positions.is_empty() {
             return;
         }
         self.count += positions.len();
+        self.gameplay.note_spawned(species);
         self.orders.push(GpuOrder::Add {
             positions,
             velocities,
+            species,
         });
+    }
+
+    /// The gameplay asked of the device.
+    pub(crate) fn gameplay(&self) -> &Gameplay {
+        &self.gameplay
+    }
+
+    /// The gameplay asked of the device, to change.
+    pub(crate) fn gameplay_mut(&mut self) -> &mut Gameplay {
+        &mut self.gameplay
+    }
+
+    /// The answer the render world left, taken.
+    pub(crate) fn take_query_answer(&mut self) -> Option<(NearQuery, QueryResult)> {
+        self.report
+            .query_answer
+            .lock()
+            .ok()
+            .and_then(|mut answer| answer.take())
     }
 }
 

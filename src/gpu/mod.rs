@@ -26,9 +26,15 @@
 //! renderer's); a lost (and replaced) render device stops the flock with a message.
 //! [`GpuFlock::stopped`] says why a flock stopped.
 //!
+//! Gameplay runs on the device too: species and the hunts between them
+//! ([`GpuFlock::set_species`], [`GpuFlock::set_hunts`]), points the game moves on entities
+//! ([`GpuFlockPoint`]), the app's [`Obstacle`](crate::Obstacle)s
+//! ([`GpuFlock::set_obstacle_avoidance`]), an enclosure ([`GpuFlock::set_containment`]) and
+//! questions about the boids near a point answered without a read-back
+//! ([`GpuFlock::query_near`]).
+//!
 //! The CPU flock ([`BoidsPlugin`](crate::BoidsPlugin)) and the GPU flock are independent and
-//! can live in one app. The GPU flock's boids use the config's rule weights; behaviours,
-//! species and per-boid weights are the CPU flock's.
+//! can live in one app; per-boid weights and the other behaviours are the CPU flock's.
 //!
 //! ```no_run
 //! # #[cfg(flock_3d)] extern crate bevy_flock3d as bevy_flock;
@@ -45,6 +51,7 @@
 //! ```
 
 mod draw;
+mod gameplay;
 mod handle;
 mod look;
 mod readback;
@@ -68,6 +75,7 @@ use bevy::core_pipeline::{
     core_3d::{main_opaque_pass_3d, main_transparent_pass_3d},
 };
 
+pub use gameplay::GpuFlockPoint;
 pub use handle::{DEFAULT_MAX_STEPS_PER_FRAME, GpuFlock};
 pub use readback::GpuFlockReadback;
 pub use stepping::RenderGpuFlock;
@@ -106,7 +114,12 @@ impl Plugin for GpuFlockPlugin {
             .insert_resource(link.clone())
             .add_systems(First, join_device)
             .add_systems(FixedUpdate, count_fixed_step)
-            .add_systems(PreUpdate, receive_gpu_readback);
+            .add_systems(PreUpdate, receive_gpu_readback)
+            .add_systems(
+                PostUpdate,
+                gameplay::gather_gpu_gameplay.after(TransformSystems::Propagate),
+            )
+            .register_type::<GpuFlockPoint>();
         let Some(render_app) = app.get_sub_app_mut(RenderApp) else {
             error!("GpuFlockPlugin: the app has no renderer (add it after DefaultPlugins)");
             return;

@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use bevy::prelude::*;
 use bevy::render::MainWorld;
 use bevy::render::renderer::{RenderDevice, RenderQueue};
-use flock_gpu::{DeviceFlock as KernelFlock, GpuError};
+use flock_gpu::{DeviceFlock as KernelFlock, GpuError, NearQuery};
 
 use super::GpuDeviceLink;
 use super::handle::{DeviceReport, FrameOrders, GpuFlock, GpuOrder};
@@ -23,6 +23,9 @@ pub struct RenderGpuFlock {
     pub(crate) steps: u64,
     /// Whether the main world wants read-backs.
     pub(crate) readback: bool,
+    /// The question about the boids near a point on the device, and one waiting for it.
+    pub(crate) asked: Option<NearQuery>,
+    pub(crate) waiting_query: Option<NearQuery>,
 }
 
 impl RenderGpuFlock {
@@ -44,6 +47,12 @@ impl RenderGpuFlock {
     /// Steps run on the device since the flock was made.
     pub fn steps(&self) -> u64 {
         self.steps
+    }
+
+    /// The kernel's flock, once made: what the device holds (species, hunts, points,
+    /// obstacles, the enclosure).
+    pub fn kernel(&self) -> Option<&KernelFlock> {
+        self.flock.as_ref()
     }
 }
 
@@ -69,6 +78,7 @@ pub(crate) fn extract_gpu_flock(
         frame.orders.splice(0..0, earlier.orders);
     }
     frame.config = frame.config.or(earlier.config);
+    frame.gameplay = frame.gameplay.after(earlier.gameplay);
     frame.steps = frame.steps.saturating_add(earlier.steps);
     render_flock.frame = frame;
 }
@@ -127,9 +137,22 @@ pub(crate) fn step_gpu_flock(
     {
         warn!("GPU flock: settings refused by the device: {error}");
     }
+    let mut gameplay = frame.gameplay;
+    // The species first, so boids spawned of a new species find it; where the device still
+    // holds boids of a species the new list drops (cleared this frame), again after the orders.
+    let rules = gameplay.rules.take();
+    let rules_refused = rules
+        .as_ref()
+        .and_then(|rules| apply_rules(flock, rules).err().map(|error| (rules, error)));
     for order in frame.orders {
         apply_order(flock, order);
     }
+    if let Some((rules, _)) = rules_refused
+        && let Err(error) = apply_rules(flock, rules)
+    {
+        warn!("GPU flock: species or hunts refused by the device: {error}");
+    }
+    apply_gameplay(flock, &gameplay);
     report.count.store(flock.len(), Ordering::Release);
     report.applied.store(frame.number, Ordering::Release);
     let mut failure = None;
@@ -149,6 +172,89 @@ pub(crate) fn step_gpu_flock(
     render_flock.readback = frame.readback;
     if let Some(reason) = failure {
         stop(render_flock, report, reason);
+        return;
+    }
+    if let Some(query) = gameplay.query.take() {
+        render_flock.waiting_query = Some(query);
+    }
+    answer_queries(render_flock, report);
+}
+
+/// Species and hunts (an empty species list: one flock again).
+fn apply_rules(
+    flock: &mut KernelFlock,
+    (species, hunts): &(Vec<flock_gpu::SpeciesSettings>, Vec<flock_gpu::GpuHunt>),
+) -> Result<(), GpuError> {
+    if species.is_empty() {
+        flock.clear_species();
+        return Ok(());
+    }
+    flock.set_species(species)?;
+    flock.set_hunts(hunts)
+}
+
+/// The enclosure, obstacles and points that changed; each was checked in the main world, so
+/// a refusal here is the device's, a warning.
+fn apply_gameplay(flock: &mut KernelFlock, gameplay: &super::gameplay::GameplayOrders) {
+    let mut results = Vec::new();
+    if let Some(containment) = &gameplay.containment {
+        results.push(("enclosure", flock.set_containment(containment.as_ref())));
+    }
+    if let Some((shapes, avoidance)) = &gameplay.obstacles {
+        let result = match avoidance {
+            Some(avoidance) => flock.set_obstacles(shapes, *avoidance),
+            // No obstacles at all: the avoidance's numbers are then never used.
+            None => flock.set_obstacles(
+                &[],
+                flock_gpu::ObstacleAvoidance {
+                    look_ahead: 1.0,
+                    clearance: 0.0,
+                    weight: 0.0,
+                },
+            ),
+        };
+        results.push(("obstacles", result));
+    }
+    if let Some(points) = &gameplay.points {
+        results.push(("points", flock.set_points(points)));
+    }
+    for (what, result) in results {
+        if let Err(error) = result {
+            warn!("GPU flock: {what} refused by the device: {error}");
+        }
+    }
+}
+
+/// Hands an answer that has arrived to the main world, and asks the waiting question once the
+/// device has none in flight.
+fn answer_queries(render_flock: &mut RenderGpuFlock, report: &DeviceReport) {
+    let Some(flock) = render_flock.flock.as_mut() else {
+        return;
+    };
+    if let Some(asked) = render_flock.asked
+        && let Some(answer) = flock.poll_query()
+    {
+        render_flock.asked = None;
+        match answer {
+            Ok(result) => {
+                if let Ok(mut slot) = report.query_answer.lock() {
+                    *slot = Some((asked, result));
+                }
+            }
+            Err(error) => {
+                warn!("GPU flock: the question about the boids near a point failed: {error}")
+            }
+        }
+    }
+    if render_flock.asked.is_none()
+        && let Some(query) = render_flock.waiting_query.take()
+    {
+        match flock.query_near(query) {
+            Ok(()) => render_flock.asked = Some(query),
+            Err(error) => {
+                warn!("GPU flock: the question about the boids near a point was refused: {error}")
+            }
+        }
     }
 }
 
@@ -167,7 +273,13 @@ fn apply_order(flock: &mut KernelFlock, order: GpuOrder) {
         GpuOrder::Add {
             positions,
             velocities,
+            species: 0,
         } => flock.append(&positions, &velocities),
+        GpuOrder::Add {
+            positions,
+            velocities,
+            species,
+        } => flock.append_with_species(&positions, &velocities, &vec![species; positions.len()]),
     };
     if let Err(error) = result {
         warn!("GPU flock: boids refused by the device: {error}");

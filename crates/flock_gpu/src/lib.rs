@@ -109,3 +109,10 @@ pub use flock_core::{DIMENSIONS, FlockConfig, Vector};
 
 /// The `wgpu` this crate was built with.
 pub use wgpu;
+
+/// An engine keeps the flock in a resource shared between threads: it must stay `Send` and
+/// `Sync` (a compile-time check).
+const _: fn() = || {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<DeviceFlock>();
+};

@@ -2,7 +2,7 @@
 //! within a radius of a point, and which are the nearest few, read back asynchronously as a
 //! few bytes instead of the whole flock.
 
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
 
 use flock_core::{DIMENSIONS, FlockConfig, Vector};
 
@@ -89,7 +89,9 @@ pub(crate) struct QueryPass {
 /// A query submitted and not yet answered: its read-back and whether it is mapped.
 struct InFlight {
     staging: wgpu::Buffer,
-    mapped: mpsc::Receiver<Result<(), wgpu::BufferAsyncError>>,
+    /// Set by the map's callback; behind a mutex (not a channel) so the flock stays `Sync`, as
+    /// an engine's resource must be.
+    mapped: Arc<Mutex<Option<Result<(), wgpu::BufferAsyncError>>>>,
     nearest: usize,
 }
 
@@ -213,10 +215,12 @@ impl QueryPass {
         }
         encoder.copy_buffer_to_buffer(&self.answer, 0, &staging, 0, ANSWER_BYTES);
         queue.submit([encoder.finish()]);
-        let (sender, mapped) = mpsc::channel();
+        let mapped = Arc::new(Mutex::new(None));
+        let slot = Arc::clone(&mapped);
         staging.map_async(wgpu::MapMode::Read, .., move |result| {
-            // The receiver is gone only if the flock was dropped meanwhile.
-            let _ = sender.send(result);
+            if let Ok(mut slot) = slot.lock() {
+                *slot = Some(result);
+            }
         });
         self.in_flight = Some(InFlight {
             staging,
@@ -231,12 +235,13 @@ impl QueryPass {
     pub fn poll(&mut self, device: &wgpu::Device) -> Option<Result<QueryResult, GpuError>> {
         let in_flight = self.in_flight.as_ref()?;
         let _ = device.poll(wgpu::PollType::Poll);
-        let mapped = match in_flight.mapped.try_recv() {
-            Err(mpsc::TryRecvError::Empty) => return None,
-            Err(mpsc::TryRecvError::Disconnected) => {
-                Err(GpuError::Device("the query's read-back was dropped".into()))
-            }
-            Ok(result) => result.map_err(|error| GpuError::Device(error.to_string())),
+        let arrived = match in_flight.mapped.lock() {
+            Ok(mut slot) => slot.take(),
+            Err(poisoned) => poisoned.into_inner().take(),
+        };
+        let mapped = match arrived {
+            None => return None,
+            Some(result) => result.map_err(|error| GpuError::Device(error.to_string())),
         };
         let in_flight = self.in_flight.take()?;
         Some(mapped.map(|()| {
