@@ -119,6 +119,20 @@ fn gameplay_orders_are_checked_in_the_main_world_and_a_refusal_changes_nothing()
         "no species 1 yet"
     );
     assert!(flock.set_hunts(&[hunt(0, 1)]).is_err(), "species not set");
+    assert!(
+        flock.set_species_colors(&[Color::WHITE; 9]).is_err(),
+        "9 colours"
+    );
+    let broken = Color::linear_rgb(f32::NAN, 0.0, 0.0);
+    assert!(flock.set_species_colors(&[Color::WHITE, broken]).is_err());
+    assert!(
+        flock.species_colors().is_empty(),
+        "refusals changed nothing"
+    );
+    flock
+        .set_species_colors(&[Color::WHITE, Color::BLACK])
+        .unwrap();
+    assert_eq!(flock.species_colors().len(), 2);
 
     flock.set_species(&[species(60.0), species(90.0)]).unwrap();
     assert_eq!(flock.spawn_species(10, Placement::RandomInBounds, 1), 10);

@@ -173,13 +173,26 @@ impl GpuDrawPipelines {
             offset,
             shader_location: location,
         };
+        // Each boid's species, a u32 per instance, for species colours.
+        let species = |location: u32| VertexBufferLayout {
+            array_stride: 4,
+            step_mode: VertexStepMode::Instance,
+            attributes: vec![VertexAttribute {
+                format: VertexFormat::Uint32,
+                offset: 0,
+                shader_location: location,
+            }],
+        };
         #[cfg(not(flock_3d))]
         let (buffers, blend, depth_stencil, cull_mode) = (
-            vec![VertexBufferLayout {
-                array_stride: flock_gpu::BOID_BYTES as u64,
-                step_mode: VertexStepMode::Instance,
-                attributes: vec![state(0, 0)],
-            }],
+            vec![
+                VertexBufferLayout {
+                    array_stride: flock_gpu::BOID_BYTES as u64,
+                    step_mode: VertexStepMode::Instance,
+                    attributes: vec![state(0, 0)],
+                },
+                species(1),
+            ],
             Some(BlendState::ALPHA_BLENDING),
             None,
             None,
@@ -202,6 +215,7 @@ impl GpuDrawPipelines {
                         step_mode: VertexStepMode::Instance,
                         attributes: vec![state(2, 0), state(3, 16)],
                     },
+                    species(4),
                 ],
                 None,
                 Some(DepthStencilState {
@@ -271,7 +285,7 @@ pub(crate) fn draw_gpu_flock(
     mut ctx: RenderContext,
 ) {
     let (camera, view, target, msaa, layers) = view.into_inner();
-    let (Some((boids, instances)), Some(image)) =
+    let (Some((boids, species, instances)), Some(image)) =
         (boids_to_draw(layers, &look, &flock), images.get(look.image))
     else {
         return;
@@ -289,6 +303,7 @@ pub(crate) fn draw_gpu_flock(
     };
     let mut pass = begin_draw(&mut ctx, camera, target, None, pipeline, &bind_group);
     pass.set_vertex_buffer(0, boids.slice(..));
+    pass.set_vertex_buffer(1, species.slice(..));
     pass.draw(0..6, instances);
 }
 
@@ -313,7 +328,7 @@ pub(crate) fn draw_gpu_flock(
     mut ctx: RenderContext,
 ) {
     let (camera, view, target, depth, msaa, layers, (fog, ambient)) = view.into_inner();
-    let (Some((boids, instances)), Some(mesh), Some(vertices)) = (
+    let (Some((boids, species, instances)), Some(mesh), Some(vertices)) = (
         boids_to_draw(layers, &look, &flock),
         meshes.get(look.mesh),
         allocator.mesh_vertex_slice(&look.mesh),
@@ -350,6 +365,7 @@ pub(crate) fn draw_gpu_flock(
     let mut pass = begin_draw(&mut ctx, camera, target, Some(depth), pipeline, &bind_group);
     pass.set_vertex_buffer(0, (**vertices.buffer).slice(..));
     pass.set_vertex_buffer(1, boids.slice(..));
+    pass.set_vertex_buffer(2, species.slice(..));
     match indices {
         Some((slice, format, count)) => {
             pass.set_index_buffer((**slice.buffer).slice(..), format);
@@ -360,20 +376,30 @@ pub(crate) fn draw_gpu_flock(
     }
 }
 
-/// What both draws open with: the boid buffer and the instances to draw, when a camera on
-/// `layers` (layer 0 when it has none) sees the flock's layers and the flock has boids.
+/// What both draws open with: the boid and species buffers and the instances to draw, when a
+/// camera on `layers` (layer 0 when it has none) sees the flock's layers and the flock has
+/// boids.
 fn boids_to_draw<'f>(
     layers: Option<&RenderLayers>,
     look: &RenderGpuLook,
     flock: &'f RenderGpuFlock,
-) -> Option<(&'f flock_gpu::wgpu::Buffer, Range<u32>)> {
+) -> Option<(
+    &'f flock_gpu::wgpu::Buffer,
+    &'f flock_gpu::wgpu::Buffer,
+    Range<u32>,
+)> {
     let sees = layers
         .unwrap_or(&RenderLayers::default())
         .intersects(&look.layers);
     if !sees || flock.is_empty() {
         return None;
     }
-    Some((flock.boid_buffer()?, 0..flock.len() as u32))
+    let kernel = flock.kernel()?;
+    Some((
+        kernel.boid_buffer(),
+        kernel.species_buffer(),
+        0..flock.len() as u32,
+    ))
 }
 
 /// A render pass on the view's main texture (cleared if nothing has drawn to it yet this

@@ -109,6 +109,8 @@ pub(crate) struct Gameplay {
     containment_changed: bool,
     obstacles_changed: bool,
     points_changed: bool,
+    /// Each species' colour when drawn, linear RGBA (none: the prefab's colours).
+    colors: Vec<[f32; 4]>,
     /// The last refusal of the entities' points or obstacles, so it is said once.
     refused_points: Option<String>,
     refused_obstacles: Option<String>,
@@ -290,6 +292,44 @@ impl GpuFlock {
     /// The obstacles the flock avoids, as last accepted from the entities with [`Obstacle`].
     pub fn obstacles(&self) -> &[Shape] {
         &self.gameplay().obstacles
+    }
+
+    /// Draws each species in its own colour, species 0 in the first (at most
+    /// [`flock_gpu::MAX_SPECIES`]; a species past the list takes the last); an empty list
+    /// draws every boid as the prefab says. Refused, changing nothing: more than
+    /// [`flock_gpu::MAX_SPECIES`], a colour that is not finite.
+    pub fn set_species_colors(&mut self, colors: &[Color]) -> Result<(), GpuError> {
+        if colors.len() > flock_gpu::MAX_SPECIES {
+            return Err(GpuError::TooMany {
+                what: "species colours",
+                requested: colors.len(),
+                limit: flock_gpu::MAX_SPECIES,
+            });
+        }
+        let linear: Vec<[f32; 4]> = colors
+            .iter()
+            .map(|color| color.to_linear().to_f32_array())
+            .collect();
+        if let Some(index) = linear
+            .iter()
+            .position(|color| !color.iter().all(|c| c.is_finite()))
+        {
+            return Err(GpuError::Species {
+                index,
+                error: flock_core::ConfigError {
+                    field: "color",
+                    value: f32::NAN,
+                    reason: "must be finite",
+                },
+            });
+        }
+        self.gameplay_mut().colors = linear;
+        Ok(())
+    }
+
+    /// Each species' colour, linear RGBA; empty when the prefab colours the boids.
+    pub fn species_colors(&self) -> &[[f32; 4]] {
+        &self.gameplay().colors
     }
 
     /// Asks how many boids are within `query.radius` of `query.point` and which are the

@@ -24,6 +24,8 @@ pub(crate) struct RenderGpuLook {
     pub mesh: AssetId<Mesh>,
     /// How boids are coloured.
     pub colors: Option<BoidColors>,
+    /// Each species' colour, linear RGBA, replacing `colors` when there are any.
+    pub species_colors: Vec<[f32; 4]>,
     /// The cameras that draw the flock: those that see one of these layers.
     pub layers: RenderLayers,
     /// The scene's first directional light (3D), if it has one.
@@ -106,6 +108,10 @@ pub(crate) fn extract_gpu_look(
     let layers = flock
         .as_deref()
         .map_or_else(RenderLayers::default, |flock| flock.render_layers().clone());
+    let species_colors = flock
+        .as_deref()
+        .map(|flock| flock.species_colors().to_vec())
+        .unwrap_or_default();
     #[cfg(flock_3d)]
     {
         look.sun = first_sun(lights.iter());
@@ -115,6 +121,7 @@ pub(crate) fn extract_gpu_look(
     let Some(prefab) = prefab.as_deref() else {
         *look = RenderGpuLook {
             layers,
+            species_colors,
             #[cfg(flock_3d)]
             sun: look.sun,
             #[cfg(flock_3d)]
@@ -129,6 +136,7 @@ pub(crate) fn extract_gpu_look(
             *warned = true;
         }
         look.layers = layers;
+        look.species_colors = species_colors;
         return;
     }
     *warned = false;
@@ -141,6 +149,7 @@ pub(crate) fn extract_gpu_look(
         mesh: prefab.mesh.id(),
         colors: Some(prefab.colors),
         layers,
+        species_colors,
         #[cfg(flock_3d)]
         sun: look.sun,
         #[cfg(flock_3d)]
@@ -175,7 +184,7 @@ pub(crate) fn check_prefab(prefab: &BoidPrefab) -> Result<(), &'static str> {
 
 /// Bytes of [`view_uniform`]: a matrix and nine vectors of four floats, as `struct View` in the
 /// drawing shaders.
-pub(crate) const VIEW_UNIFORM_BYTES: u64 = (16 + 9 * 4) * 4;
+pub(crate) const VIEW_UNIFORM_BYTES: u64 = (16 + 18 * 4) * 4;
 
 /// What a view's draw reads, laid out as the shaders' `struct View`:
 /// - `clip_from_world`;
@@ -187,7 +196,9 @@ pub(crate) const VIEW_UNIFORM_BYTES: u64 = (16 + 9 * 4) * 4;
 ///   `ambient`: the ambient light times the exposure; `camera`: `[x, y, z, fog mode]` (0 none,
 ///   1 linear, 2 exponential, 3 exponential squared, 4 atmospheric); `fog_color`: linear
 ///   RGBA; `fog`: `[start, end, density, _]`, or for atmospheric fog the extinction (x, y, z);
-///   `fog_inscattering`: atmospheric fog's inscattering (x, y, z).
+///   `fog_inscattering`: atmospheric fog's inscattering (x, y, z);
+/// - `species`: `[how many species colours, 0, 0, 0]`, then the eight colours, linear RGBA
+///   (unused ones zero).
 pub(crate) fn view_uniform(
     clip_from_world: Mat4,
     look: &RenderGpuLook,
@@ -222,8 +233,21 @@ pub(crate) fn view_uniform(
         .chain(hue)
         .chain(shape)
         .chain(lighting.into_iter().flatten())
+        .chain(species_words(&look.species_colors))
         .flat_map(f32::to_le_bytes)
         .collect()
+}
+
+/// The species colours' words of [`view_uniform`]: their count, then eight colours.
+fn species_words(colors: &[[f32; 4]]) -> impl Iterator<Item = f32> + '_ {
+    let count = colors.len().min(flock_gpu::MAX_SPECIES);
+    [count as f32, 0.0, 0.0, 0.0]
+        .into_iter()
+        .chain(colors.iter().take(count).flatten().copied())
+        .chain(std::iter::repeat_n(
+            0.0,
+            (flock_gpu::MAX_SPECIES - count) * 4,
+        ))
 }
 
 /// The 3D view's light and fog words of [`view_uniform`]: the direction towards the light,
@@ -459,6 +483,27 @@ mod tests {
         assert_eq!(broken[28..31], [0.0; 3], "no exposure, no light");
         let no_fog = words(&ViewScene { fog: None, ..scene });
         assert_eq!(no_fog[39], 0.0);
+    }
+
+    #[test]
+    fn species_colours_follow_the_lighting_in_the_uniform() {
+        let mut look = RenderGpuLook::default();
+        let words = |look: &RenderGpuLook| {
+            floats(&view_uniform(Mat4::IDENTITY, look, &ViewScene::default()))
+        };
+        let none = words(&look);
+        assert_eq!(none.len() as u64 * 4, VIEW_UNIFORM_BYTES);
+        assert_eq!(none[52], 0.0, "no species colours");
+        look.species_colors = vec![[0.1, 0.2, 0.3, 1.0], [0.4, 0.5, 0.6, 1.0]];
+        let two = words(&look);
+        assert_eq!(two[52], 2.0);
+        assert_eq!(two[56..64], [0.1, 0.2, 0.3, 1.0, 0.4, 0.5, 0.6, 1.0]);
+        assert!(two[64..].iter().all(|word| *word == 0.0));
+        // More than the uniform holds: the first eight.
+        look.species_colors = vec![[1.0; 4]; 12];
+        let many = words(&look);
+        assert_eq!(many.len() as u64 * 4, VIEW_UNIFORM_BYTES);
+        assert_eq!(many[52], 8.0);
     }
 
     fn floats(bytes: &[u8]) -> Vec<f32> {

@@ -621,7 +621,9 @@ impl BoidBuffers {
             species: device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("flock_gpu species"),
                 size: capacity * 4,
+                // Vertex too: a renderer reads it per instance to colour boids by species.
                 usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::VERTEX
                     | wgpu::BufferUsages::COPY_DST
                     | wgpu::BufferUsages::COPY_SRC,
                 mapped_at_creation: false,

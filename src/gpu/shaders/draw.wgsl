@@ -24,6 +24,9 @@ struct View {
     fog: vec4<f32>,
     // Atmospheric fog's inscattering (xyz).
     fog_inscattering: vec4<f32>,
+    // How many species colours (x), then the colours (linear RGBA); none: `color` and `hue`.
+    species: vec4<f32>,
+    species_colors: array<vec4<f32>, 8>,
 }
 
 @group(0) @binding(0) var<uniform> view: View;
@@ -50,7 +53,11 @@ fn hsl_to_linear(hue: f32, saturation: f32, lightness: f32) -> vec3<f32> {
     return vec3(srgb_to_linear(srgb.x), srgb_to_linear(srgb.y), srgb_to_linear(srgb.z));
 }
 
-fn boid_color(boid: u32) -> vec4<f32> {
+fn boid_color(boid: u32, species: u32) -> vec4<f32> {
+    let colors = u32(view.species.x);
+    if colors > 0u {
+        return view.species_colors[min(species, colors - 1u)];
+    }
     if view.hue.x == 0.0 {
         return view.color;
     }
@@ -101,6 +108,7 @@ fn vertex(
     @location(1) normal: vec3<f32>,
     @location(2) boid_position: vec4<f32>,
     @location(3) boid_velocity: vec4<f32>,
+    @location(4) species: u32,
 ) -> Varyings {
     // The boid's frame: forward along its velocity, up as near +y as it can be (as
     // `Transform::looking_to(velocity, Vec3::Y)` turns a CPU boid).
@@ -122,7 +130,7 @@ fn vertex(
     let world = boid_position.xyz + turn * position;
     out.clip = view.clip_from_world * vec4<f32>(world, 1.0);
     out.normal = turn * normal;
-    out.color = boid_color(boid);
+    out.color = boid_color(boid, species);
     out.world = world;
     return out;
 }
@@ -151,6 +159,7 @@ fn vertex(
     @builtin(vertex_index) vertex: u32,
     @builtin(instance_index) boid: u32,
     @location(0) state: vec4<f32>,
+    @location(1) species: u32,
 ) -> Varyings {
     // Two triangles: corners 0 1 2 and 2 1 3 of the unit square, corner c at (c & 1, c >> 1).
     let corners = array<u32, 6>(0u, 1u, 2u, 2u, 1u, 3u);
@@ -170,7 +179,7 @@ fn vertex(
     out.clip = view.clip_from_world * vec4<f32>(world, 0.0, 1.0);
     // Images run top to bottom: the sprite's top row is at +y.
     out.uv = vec2<f32>(unit.x, 1.0 - unit.y);
-    out.color = boid_color(boid);
+    out.color = boid_color(boid, species);
     return out;
 }
 
