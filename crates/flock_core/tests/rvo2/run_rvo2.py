@@ -6,8 +6,9 @@ Reads one JSON object on standard input: `time_step`, `steps`, `agent` (RVO2's a
 `max_speed`), `agents` (each `[x, y, goal_x, goal_y]`) and `obstacles` (each a list of
 `[x, y]` vertices, counter-clockwise). Each step, as RVO2's examples do, every agent prefers the
 vector to its goal, normalised when longer than one; computed in single precision, as the
-library and the Rust side compute it. Prints one line per step: the velocities `x y` of every
-agent, in order, separated by spaces (`repr` of the library's floats, exact).
+library and the Rust side compute it. Prints one line per step: every agent's position and
+velocity after it, `x y vx vy`, in order, separated by spaces (`repr` of the library's floats,
+exact).
 Exits with status 3 when `pyrvo` is not installed.
 """
 
@@ -60,11 +61,12 @@ def main():
             position = simulator.get_agent_position(index)
             simulator.set_agent_pref_velocity(index, preferred((position.x, position.y), goal))
         simulator.do_step()
-        velocities = []
+        states = []
         for index in range(len(goals)):
+            position = simulator.get_agent_position(index)
             velocity = simulator.get_agent_velocity(index)
-            velocities.append(f"{velocity.x!r} {velocity.y!r}")
-        out.write(" ".join(velocities) + "\n")
+            states.append(f"{position.x!r} {position.y!r} {velocity.x!r} {velocity.y!r}")
+        out.write(" ".join(states) + "\n")
 
 
 if __name__ == "__main__":

@@ -9,11 +9,10 @@
 //! the tolerance. [`OrcaCrowd::step`](super::OrcaCrowd::step) then adds the displacement to the
 //! velocities.
 
-use std::borrow::Borrow;
-
 use super::agent::CrowdAgent;
 use super::cells::Cells;
 use super::half_planes::nearest_points;
+use super::obstacles::{AsOrcaObstacles, OrcaObstacles};
 use crate::math::Vector;
 use crate::steering::Shape;
 
@@ -58,12 +57,23 @@ impl ContactPass {
     /// Parts the `agents` that overlap each other by more than the tolerance and moves those
     /// inside `obstacles` (or nearer than their radius) out. Each agent's body is its ORCA
     /// radius (agents whose radius is not a finite number above zero are left alone), and an
-    /// agent whose position is not finite takes no part. Returns the largest overlap between two
-    /// agents left after the last sweep (0 if none).
+    /// agent whose position is not finite takes no part. `obstacles` is an [`OrcaObstacles`]
+    /// (built once) or shapes (see [`AsOrcaObstacles`]); an agent is pushed out of every
+    /// shape and open segment among them whose bounding ball it touches. Returns the largest
+    /// overlap between two agents left after the last sweep (0 if none).
     pub fn separate(
         &self,
         agents: &mut [CrowdAgent],
-        obstacles: &[impl Borrow<Shape>],
+        obstacles: impl AsOrcaObstacles,
+        scratch: &mut ContactScratch,
+    ) -> f32 {
+        obstacles.with_orca_obstacles(|obstacles| self.separate_from(agents, obstacles, scratch))
+    }
+
+    fn separate_from(
+        &self,
+        agents: &mut [CrowdAgent],
+        obstacles: &OrcaObstacles,
         scratch: &mut ContactScratch,
     ) -> f32 {
         if !self.is_valid() || agents.len() > u32::MAX as usize {
@@ -138,9 +148,7 @@ impl ContactPass {
             }
             for agent in agents.iter_mut() {
                 if let Some(own) = radius(agent) {
-                    for obstacle in obstacles {
-                        push_out(agent, own, obstacle.borrow());
-                    }
+                    push_out_of_all(agent, own, obstacles);
                 }
             }
             if worst <= self.tolerance {
@@ -148,6 +156,42 @@ impl ContactPass {
             }
         }
         worst
+    }
+}
+
+/// Moves `agent` (of `radius`) out of every obstacle it is inside or nearer than its radius to,
+/// skipping those whose bounding ball it does not touch.
+fn push_out_of_all(agent: &mut CrowdAgent, radius: f32, obstacles: &OrcaObstacles) {
+    for (shape, centre, reach) in obstacles.solids() {
+        // Not `>`: a NaN distance (an agent too far to subtract) is skipped too.
+        if agent.position.distance(*centre) - reach - radius <= 0.0 {
+            push_out(agent, radius, shape);
+        }
+    }
+    #[cfg(not(flock_3d))]
+    for &(a, b) in obstacles.segments() {
+        push_off_segment(agent, radius, a, b);
+    }
+}
+
+/// Moves `agent` (of `radius`) off the open segment from `a` to `b` (which has no inside) to
+/// touch it, if nearer than its radius; one on the segment goes to its right.
+#[cfg(not(flock_3d))]
+fn push_off_segment(agent: &mut CrowdAgent, radius: f32, a: Vector, b: Vector) {
+    let nearest = crate::steering::polygon::nearest_on_segment(agent.position, a, b);
+    let away = agent.position - nearest;
+    let distance = away.length();
+    if distance >= radius {
+        return;
+    }
+    let out = if distance > 1e-6 * radius {
+        away / distance
+    } else {
+        -(b - a).perp().normalize_or(Vector::X)
+    };
+    let moved = nearest + out * radius;
+    if moved.is_finite() {
+        agent.position = moved;
     }
 }
 
