@@ -82,6 +82,33 @@ struct State {
 
 /// RVO2's agents after each step, or `None` where pyrvo is missing (and not required).
 fn rvo2_states(scenario: &Scenario) -> Option<Vec<Vec<State>>> {
+    let text = run_rvo2(&scenario_json(scenario, false))?;
+    let steps: Vec<Vec<State>> = text
+        .lines()
+        .map(|line| {
+            numbers(line)
+                .chunks(4)
+                .map(|four| State {
+                    position: Vector::new(four[0], four[1]),
+                    velocity: Vector::new(four[2], four[3]),
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(steps.len(), scenario.steps, "one line per step");
+    Some(steps)
+}
+
+/// The numbers of one line of the script's output.
+fn numbers(line: &str) -> Vec<f32> {
+    line.split_whitespace()
+        .map(|word| word.parse::<f64>().expect("a number") as f32)
+        .collect()
+}
+
+/// The scenario as `run_rvo2.py` reads it; with `dump_obstacles`, asking for RVO2's obstacle
+/// vertices instead of the steps.
+fn scenario_json(scenario: &Scenario, dump_obstacles: bool) -> String {
     let agents: Vec<String> = scenario
         .starts_and_goals
         .iter()
@@ -104,15 +131,20 @@ fn rvo2_states(scenario: &Scenario) -> Option<Vec<Vec<State>>> {
         max_speed,
         time_step,
     } = scenario.defaults;
-    let json = format!(
+    format!(
         "{{\"time_step\": {time_step:?}, \"steps\": {}, \"agent\": {{\"neighbour_distance\": \
          {neighbour_distance:?}, \"max_neighbours\": {max_neighbours}, \"time_horizon\": \
          {time_horizon:?}, \"time_horizon_obst\": {time_horizon_obst:?}, \"radius\": \
-         {radius:?}, \"max_speed\": {max_speed:?}}}, \"agents\": [{}], \"obstacles\": [{}]}}",
+         {radius:?}, \"max_speed\": {max_speed:?}}}, \"agents\": [{}], \"obstacles\": [{}], \
+         \"dump_obstacles\": {dump_obstacles}}}",
         scenario.steps,
         agents.join(", "),
         obstacles.join(", ")
-    );
+    )
+}
+
+/// What `run_rvo2.py` prints for `json`, or `None` where pyrvo is missing (and not required).
+fn run_rvo2(json: &str) -> Option<String> {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/rvo2/run_rvo2.py");
     let required = std::env::var("FLOCK_REQUIRE_RVO2").is_ok_and(|value| value == "1");
     let child = Command::new("python3")
@@ -146,25 +178,7 @@ fn rvo2_states(scenario: &Scenario) -> Option<Vec<Vec<State>>> {
         return None;
     }
     assert!(output.status.success(), "run_rvo2.py failed: {stderr}");
-    let text = String::from_utf8(output.stdout).expect("text");
-    let steps: Vec<Vec<State>> = text
-        .lines()
-        .map(|line| {
-            let numbers: Vec<f32> = line
-                .split_whitespace()
-                .map(|word| word.parse::<f64>().expect("a number") as f32)
-                .collect();
-            numbers
-                .chunks(4)
-                .map(|four| State {
-                    position: Vector::new(four[0], four[1]),
-                    velocity: Vector::new(four[2], four[3]),
-                })
-                .collect()
-        })
-        .collect();
-    assert_eq!(steps.len(), scenario.steps, "one line per step");
-    Some(steps)
+    Some(String::from_utf8(output.stdout).expect("text"))
 }
 
 /// Our velocities after each step: [`OrcaCrowd::step`] with RVO2's agents, on `threads`.
@@ -486,4 +500,53 @@ fn agents_crossing_by_an_open_wall_move_as_in_rvo2() {
         },
         40,
     );
+}
+
+#[test]
+fn rvo2s_obstacle_tree_splits_edges_where_ours_does() {
+    // The blocks, the U and an open wall, and a slanted triangle whose edges' lines cross the
+    // others: RVO2's tree cuts edges there, adding vertices at the end of its list. Ours must
+    // add the same vertices, in the same order, linked the same way.
+    let mut obstacles = blocks();
+    obstacles.push(vec![
+        Vector::new(-6.0, -6.0),
+        Vector::new(6.0, -6.0),
+        Vector::new(6.0, 6.0),
+        Vector::new(3.0, 6.0),
+        Vector::new(3.0, -3.0),
+        Vector::new(-3.0, -3.0),
+        Vector::new(-3.0, 6.0),
+        Vector::new(-6.0, 6.0),
+    ]);
+    obstacles.push(vec![Vector::new(-30.0, -2.0), Vector::new(25.0, 3.0)]);
+    obstacles.push(vec![
+        Vector::new(-20.0, 45.0),
+        Vector::new(15.0, 50.0),
+        Vector::new(-5.0, 60.0),
+    ]);
+    let scenario = Scenario {
+        defaults: BLOCKS,
+        starts_and_goals: vec![(Vector::ZERO, Vector::ZERO)],
+        obstacles,
+        steps: 1,
+    };
+    let Some(text) = run_rvo2(&scenario_json(&scenario, true)) else {
+        return;
+    };
+    let theirs: Vec<(Vector, usize)> = numbers(&text)
+        .chunks(3)
+        .map(|three| (Vector::new(three[0], three[1]), three[2] as usize))
+        .collect();
+    let ours = OrcaObstacles::from_polygons(&scenario.obstacles).expect("valid obstacles");
+    let given: usize = scenario.obstacles.iter().map(Vec::len).sum();
+    assert!(theirs.len() > given, "RVO2 split some edges");
+    let edges: Vec<(Vector, Vector)> = ours.edges().collect();
+    assert_eq!(edges.len(), theirs.len(), "as many vertices as RVO2's");
+    for (index, ((start, end), (point, next))) in edges.iter().zip(&theirs).enumerate() {
+        assert!(
+            start.distance(*point) <= 1e-5 && end.distance(theirs[*next].0) <= 1e-5,
+            "vertex {index}: ours {start} to {end}, RVO2's {point} to {}",
+            theirs[*next].0
+        );
+    }
 }

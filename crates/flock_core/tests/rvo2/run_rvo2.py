@@ -9,7 +9,9 @@ vector to its goal, normalised when longer than one; computed in single precisio
 library and the Rust side compute it. Prints one line per step: every agent's position and
 velocity after it, `x y vx vy`, in order, separated by spaces (`repr` of the library's floats,
 exact).
-Exits with status 3 when `pyrvo` is not installed.
+With `"dump_obstacles": true` it prints instead one line of RVO2's obstacle vertices after
+`processObstacles` (those its k-d tree added where it split edges at the end), each
+`x y next`, and stops. Exits with status 3 when `pyrvo` is not installed.
 """
 
 import json
@@ -56,6 +58,14 @@ def main():
     if scenario.get("obstacles"):
         simulator.process_obstacles()
     out = sys.stdout
+    if scenario.get("dump_obstacles"):
+        vertices = []
+        for index in range(simulator.get_num_obstacle_vertices()):
+            vertex = simulator.get_obstacle_vertex(index)
+            following = simulator.get_next_obstacle_vertex(index)
+            vertices.append(f"{vertex.x!r} {vertex.y!r} {following}")
+        out.write(" ".join(vertices) + "\n")
+        return
     for _ in range(scenario["steps"]):
         for index, goal in enumerate(goals):
             position = simulator.get_agent_position(index)

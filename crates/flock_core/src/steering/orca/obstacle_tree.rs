@@ -250,3 +250,137 @@ fn insert_neighbour(
         found.insert(slot, (distance_squared, vertex));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::obstacles::{OrcaObstacles, left_of};
+    use super::*;
+
+    /// A number in `[0, 1)` from SplitMix64, advancing `state`.
+    fn unit(state: &mut u64) -> f32 {
+        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        (z >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    /// Random star-shaped polygons (simple, often not convex), counter-clockwise, one per cell
+    /// of a 4 x 4 grid of cells 10 wide, and a few open segments between them.
+    fn random_outlines(state: &mut u64) -> Vec<Vec<Vector>> {
+        let mut outlines = Vec::new();
+        for cell in 0..16 {
+            let centre = Vector::new((cell % 4) as f32 * 10.0, (cell / 4) as f32 * 10.0)
+                + Vector::new(unit(state), unit(state));
+            if cell % 5 == 4 {
+                let a = centre + Vector::new(unit(state) - 2.0, unit(state) * 4.0 - 2.0);
+                let b = centre + Vector::new(unit(state) + 1.5, unit(state) * 4.0 - 2.0);
+                outlines.push(vec![a, b]);
+                continue;
+            }
+            let count = 3 + (unit(state) * 6.0) as usize;
+            let outline = (0..count)
+                .map(|index| {
+                    let angle =
+                        (index as f32 + 0.8 * unit(state)) / count as f32 * std::f32::consts::TAU;
+                    let radius = 1.0 + 3.0 * unit(state);
+                    centre + Vector::new(angle.cos(), angle.sin()) * radius
+                })
+                .collect();
+            outlines.push(outline);
+        }
+        outlines
+    }
+
+    #[test]
+    fn the_query_finds_the_edges_a_brute_force_scan_finds_in_the_same_order() {
+        let mut state = 11;
+        let mut checked = 0;
+        for _ in 0..20 {
+            let obstacles = OrcaObstacles::from_polygons(&random_outlines(&mut state)).unwrap();
+            let vertices = obstacles.vertices();
+            let mut found = Vec::new();
+            for _ in 0..200 {
+                let position =
+                    Vector::new(unit(&mut state) * 50.0 - 5.0, unit(&mut state) * 50.0 - 5.0);
+                let range = 1.0 + unit(&mut state) * 15.0;
+                let range_squared = range * range;
+                obstacles
+                    .tree()
+                    .query(vertices, position, range_squared, &mut found);
+                // Every edge the agent faces from outside, within range, stably by distance.
+                let mut expected: Vec<(f32, u32)> = (0..vertices.len() as u32)
+                    .filter_map(|index| {
+                        let start = vertices[index as usize];
+                        let end = vertices[start.next as usize].point;
+                        let distance = distance_squared_to_edge(start.point, end, position);
+                        (left_of(start.point, end, position) < 0.0 && distance < range_squared)
+                            .then_some((distance, index))
+                    })
+                    .collect();
+                expected.sort_by(|a, b| a.0.total_cmp(&b.0));
+                assert!(
+                    found.windows(2).all(|pair| pair[0].0 <= pair[1].0),
+                    "nearest first"
+                );
+                // Equal distances (two edges meeting at the nearest vertex) may come in either
+                // order: compare by distance, then index.
+                let mut sorted = found.clone();
+                sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                expected.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                assert_eq!(sorted, expected, "at {position} within {range}");
+                checked += expected.len();
+            }
+        }
+        assert!(checked > 1000, "the queries found edges: {checked}");
+    }
+
+    #[test]
+    fn every_edge_is_one_node_and_splitting_keeps_every_outline() {
+        let mut state = 5;
+        let mut splits = 0;
+        for _ in 0..20 {
+            let outlines = random_outlines(&mut state);
+            let obstacles = OrcaObstacles::from_polygons(&outlines).unwrap();
+            let vertices = obstacles.vertices();
+            let tree = obstacles.tree();
+            let mut nodes: Vec<u32> = tree.nodes.iter().map(|node| node.vertex).collect();
+            nodes.sort_unstable();
+            assert_eq!(nodes, (0..vertices.len() as u32).collect::<Vec<_>>());
+            let given: usize = outlines.iter().map(Vec::len).sum();
+            splits += vertices.len() - given;
+            // Walk each outline from its first vertex: the given vertices in order, and between
+            // two of them only points on the edge joining them, with its direction.
+            let mut first = 0;
+            for outline in &outlines {
+                let mut at = first;
+                for (index, &vertex) in outline.iter().enumerate() {
+                    let next = outline[(index + 1) % outline.len()];
+                    assert_eq!(vertices[at].point, vertex);
+                    let direction = vertices[at].direction;
+                    loop {
+                        let here = vertices[at];
+                        assert_eq!(vertices[here.next as usize].previous, at as u32);
+                        at = here.next as usize;
+                        if at < given {
+                            break;
+                        }
+                        // An added vertex: on the edge, going the edge's way, convex.
+                        let added = vertices[at];
+                        assert!(added.convex && added.direction == direction);
+                        let along = (added.point - vertex).dot(next - vertex)
+                            / (next - vertex).length_squared();
+                        let off =
+                            left_of(vertex, next, added.point).abs() / (next - vertex).length();
+                        assert!((0.0..=1.0).contains(&along) && off < 1e-4, "{off}");
+                    }
+                    assert_eq!(vertices[at].point, next);
+                }
+                assert_eq!(at, first, "the outline closes");
+                first += outline.len();
+            }
+        }
+        assert!(splits > 20, "the trees split edges: {splits}");
+    }
+}
