@@ -481,7 +481,8 @@ fn obstacle_constraints(
     );
     for &(centre, radius) in obstacles.discs() {
         let offset = centre - agent.position;
-        if !(offset.length() - radius < range) {
+        let gap = offset.length() - radius;
+        if gap.is_nan() || gap >= range {
             continue;
         }
         let constraint = agent_constraint(

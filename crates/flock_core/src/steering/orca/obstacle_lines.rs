@@ -240,7 +240,7 @@ pub(super) fn obstacle_lines(
         }
 
         // Nearest the cut-off segment, the left leg or the right leg.
-        let distance_squared_cutoff = if t < 0.0 || t > 1.0 || single_vertex {
+        let distance_squared_cutoff = if !(0.0..=1.0).contains(&t) || single_vertex {
             f32::INFINITY
         } else {
             (velocity - (left_cutoff + cutoff_vector * t)).length_squared()
