@@ -7,10 +7,10 @@
 //!
 //! With `--boxes N`, N square obstacles (cubes in 3D, on the plane z = 0) stand on a grid over
 //! the square, each a fifth of its grid cell wide, built once into [`OrcaObstacles`]; agents
-//! start outside them.
+//! start outside them. With `--contact`, each step ends with the default contact pass.
 //!
 //! `cargo run --release -p flock_core --example orca_bench -- [--threads N] [--samples N]
-//! [--boxes N] [COUNT ...]` (default two threads, five samples, no boxes, 1000 10000 100000);
+//! [--boxes N] [--contact] [COUNT ...]` (default two threads, five samples, no boxes, 1000 10000 100000);
 //! prints one line per count: `COUNT STEPS_PER_SECOND`.
 
 #[cfg(not(flock_3d))]
@@ -21,7 +21,7 @@ extern crate flock_core3d as kernel;
 use std::time::Instant;
 
 use kernel::parallel::ScopedThreads;
-use kernel::steering::{CrowdAgent, OrcaCrowd, OrcaObstacles, OrcaParams, Shape};
+use kernel::steering::{ContactPass, CrowdAgent, OrcaCrowd, OrcaObstacles, OrcaParams, Shape};
 use kernel::{DIMENSIONS, Vector};
 
 /// The neighbour distance, and the radius of the disc (ball) holding 32 agents on average.
@@ -58,8 +58,22 @@ fn boxes(count: usize, side: f32) -> Vec<Shape> {
         .collect()
 }
 
-/// The median step of `count` agents among `box_count` boxes, in steps per second.
-fn steps_per_second(count: usize, threads: usize, samples: usize, box_count: usize) -> f64 {
+/// What to run.
+struct Options {
+    threads: usize,
+    samples: usize,
+    box_count: usize,
+    contact: bool,
+}
+
+/// The median step of `count` agents, in steps per second.
+fn steps_per_second(count: usize, options: &Options) -> f64 {
+    let &Options {
+        threads,
+        samples,
+        box_count,
+        contact,
+    } = options;
     let per_neighbour = count as f32 / NEIGHBOURS;
     let side = if DIMENSIONS == 2 {
         (per_neighbour * std::f32::consts::PI * REACH * REACH).sqrt()
@@ -101,7 +115,16 @@ fn steps_per_second(count: usize, threads: usize, samples: usize, box_count: usi
         .collect();
     let mut crowd = OrcaCrowd::default();
     let executor = ScopedThreads(threads);
-    let mut step = || crowd.step(&mut agents, &obstacles, 1.0 / 60.0, None, &executor);
+    let pass = contact.then(ContactPass::default);
+    let mut step = || {
+        crowd.step(
+            &mut agents,
+            &obstacles,
+            1.0 / 60.0,
+            pass.as_ref(),
+            &executor,
+        )
+    };
     step();
     let mut times: Vec<f64> = (0..samples.max(1))
         .map(|_| {
@@ -115,9 +138,12 @@ fn steps_per_second(count: usize, threads: usize, samples: usize, box_count: usi
 }
 
 fn main() {
-    let mut threads = 2;
-    let mut samples = 5;
-    let mut box_count = 0;
+    let mut options = Options {
+        threads: 2,
+        samples: 5,
+        box_count: 0,
+        contact: false,
+    };
     let mut counts = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -127,9 +153,10 @@ fn main() {
                 .unwrap_or_else(|| panic!("{name} needs a number"))
         };
         match arg.as_str() {
-            "--threads" => threads = number("--threads"),
-            "--samples" => samples = number("--samples"),
-            "--boxes" => box_count = number("--boxes"),
+            "--threads" => options.threads = number("--threads"),
+            "--samples" => options.samples = number("--samples"),
+            "--boxes" => options.box_count = number("--boxes"),
+            "--contact" => options.contact = true,
             count => counts.push(count.parse().expect("a count of agents")),
         }
     }
@@ -137,9 +164,6 @@ fn main() {
         counts = vec![1000, 10_000, 100_000];
     }
     for count in counts {
-        println!(
-            "{count} {:.1}",
-            steps_per_second(count, threads, samples, box_count)
-        );
+        println!("{count} {:.1}", steps_per_second(count, &options));
     }
 }

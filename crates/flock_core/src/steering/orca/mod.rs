@@ -37,6 +37,7 @@ mod crowd;
 mod half_planes;
 mod lines;
 mod nearest_keys;
+mod obstacle_cells;
 mod obstacle_input;
 #[cfg(not(flock_3d))]
 mod obstacle_lines;

@@ -19,6 +19,7 @@
 
 use std::borrow::Borrow;
 
+use super::obstacle_cells::ObstacleCells;
 use super::obstacle_input::ObstacleError;
 #[cfg(flock_3d)]
 use super::obstacle_input::shape_fault;
@@ -76,6 +77,8 @@ pub struct OrcaObstacles {
     /// ORCA's) obstacles.
     solids: Vec<(Shape, Vector, f32)>,
     problems: Vec<ObstacleError>,
+    /// The solids, then the open segments, by grid cell (for the contact pass).
+    cells: ObstacleCells,
     /// Every polygon's vertices, linked, with those the tree added.
     #[cfg(not(flock_3d))]
     vertices: Vec<ObstacleVertex>,
@@ -119,7 +122,7 @@ impl OrcaObstacles {
             }
             obstacles.link(&outline);
         }
-        obstacles.tree = ObstacleTree::build(&mut obstacles.vertices);
+        obstacles.index();
         Ok(obstacles)
     }
 
@@ -159,10 +162,22 @@ impl OrcaObstacles {
                 });
             }
         }
+        self.index();
+    }
+
+    /// Builds the indexes: the polygons' tree (2D), the cells.
+    fn index(&mut self) {
         #[cfg(not(flock_3d))]
         {
             self.tree = ObstacleTree::build(&mut self.vertices);
         }
+        #[cfg_attr(flock_3d, allow(unused_mut))]
+        let mut balls: Vec<(Vector, f32)> = (self.solids.iter())
+            .map(|&(_, centre, radius)| (centre, radius))
+            .collect();
+        #[cfg(not(flock_3d))]
+        balls.extend((self.segments.iter()).map(|&(a, b)| ((a + b) / 2.0, a.distance(b) / 2.0)));
+        self.cells = ObstacleCells::build(&balls);
     }
 
     #[cfg(not(flock_3d))]
@@ -228,6 +243,12 @@ impl OrcaObstacles {
     #[cfg(flock_3d)]
     fn segments_are_empty(&self) -> bool {
         true
+    }
+
+    /// The solids (by their index in [`solids`](Self::solids)) and then the open segments (by
+    /// the number of solids plus theirs in [`segments`](Self::segments)), by grid cell.
+    pub(super) fn cells(&self) -> &ObstacleCells {
+        &self.cells
     }
 
     /// The valid obstacles as shapes, each with a ball around it (centre, radius).
