@@ -389,11 +389,14 @@ pub(super) fn orca_velocity_among(
     } = scratch;
     constraints.clear();
 
-    // Static obstacles first: the fallback keeps them hard.
-    #[cfg(not(flock_3d))]
-    obstacle_constraints(agent, obstacles, params, time_step, edges, constraints);
-    #[cfg(flock_3d)]
-    obstacle_constraints(agent, obstacles, params, time_step, constraints);
+    // Static obstacles first: the fallback keeps them hard. (Nothing to do without any: a
+    // crowd in the open pays nothing for them.)
+    if !obstacles.is_empty() {
+        #[cfg(not(flock_3d))]
+        obstacle_constraints(agent, obstacles, params, time_step, edges, constraints);
+        #[cfg(flock_3d)]
+        obstacle_constraints(agent, obstacles, params, time_step, constraints);
+    }
     let obstacles = constraints.len();
     *obstacle_count = obstacles;
 

@@ -28,7 +28,7 @@ pub enum ObstacleFault {
     SelfIntersecting,
     /// A polygon's vertices all on one line.
     NoArea,
-    /// More vertices than a [`Polygon`](crate::steering::Polygon) may have.
+    /// More vertices than a polygon may have (1024, a 2D `Polygon`'s limit).
     TooManyVertices,
 }
 
