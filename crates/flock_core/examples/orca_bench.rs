@@ -10,8 +10,8 @@
 //! start outside them. With `--contact`, each step ends with the default contact pass.
 //!
 //! `cargo run --release -p flock_core --example orca_bench -- [--threads N] [--samples N]
-//! [--boxes N] [--contact] [COUNT ...]` (default two threads, five samples, no boxes, 1000 10000 100000);
-//! prints one line per count: `COUNT STEPS_PER_SECOND`.
+//! [--boxes N] [--contact] [COUNT ...]` (default two threads, five samples, no boxes, 1000
+//! 10000 100000); prints one line per count: `COUNT STEPS_PER_SECOND`.
 
 #[cfg(not(flock_3d))]
 extern crate flock_core as kernel;

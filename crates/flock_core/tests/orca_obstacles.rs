@@ -389,8 +389,8 @@ fn update_rebuilds_only_when_the_shapes_change() {
 
 #[test]
 fn steps_take_shapes_as_the_plugin_passes_them_or_obstacles_built_once() {
-    // A slice, a `Vec` borrowed mutably, an array: built for the call; the same velocities as
-    // obstacles built once.
+    // A slice, a `Vec` borrowed mutably: built into the crowd's kept obstacles; the same
+    // velocities as obstacles built once.
     let mut shapes = field();
     let obstacles = OrcaObstacles::from_shapes(&shapes);
     let (agents, goals) = ring();
@@ -408,10 +408,26 @@ fn steps_take_shapes_as_the_plugin_passes_them_or_obstacles_built_once() {
     assert_eq!(crowd.new_velocities(), built_once);
     crowd.compute(&agents, &mut shapes, TIME_STEP, &Serial);
     assert_eq!(crowd.new_velocities(), built_once);
+    // Shapes that change: the crowd's kept obstacles are rebuilt.
+    shapes.truncate(4);
+    crowd.compute(&agents, shapes.as_slice(), TIME_STEP, &Serial);
+    let changed = crowd.new_velocities().to_vec();
+    crowd.compute(
+        &agents,
+        OrcaObstacles::from_shapes(&shapes),
+        TIME_STEP,
+        &Serial,
+    );
+    assert_eq!(crowd.new_velocities(), changed);
+    assert_ne!(changed, built_once, "fewer obstacles, other velocities");
     let mut moved = agents.clone();
     let pass = ContactPass::default();
     pass.separate(&mut moved, &mut shapes, &mut ContactScratch::default());
     let mut again = agents.clone();
-    pass.separate(&mut again, &obstacles, &mut ContactScratch::default());
+    pass.separate(
+        &mut again,
+        OrcaObstacles::from_shapes(&shapes),
+        &mut ContactScratch::default(),
+    );
     assert_eq!(moved, again);
 }

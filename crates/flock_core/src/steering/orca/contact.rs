@@ -50,6 +50,8 @@ pub struct ContactScratch {
     anchors: Vec<Vector>,
     /// The obstacles near an agent that moved beyond the margin from its anchor.
     near: Vec<u32>,
+    /// The obstacles built from the shapes given, while they stay the same.
+    obstacles: OrcaObstacles,
 }
 
 impl ContactPass {
@@ -65,16 +67,22 @@ impl ContactPass {
     /// inside `obstacles` (or nearer than their radius) out. Each agent's body is its ORCA
     /// radius (agents whose radius is not a finite number above zero are left alone), and an
     /// agent whose position is not finite takes no part. `obstacles` is an [`OrcaObstacles`]
-    /// (built once) or shapes (see [`AsOrcaObstacles`]); an agent is pushed out of every
-    /// shape and open segment among them whose bounding ball it touches. Returns the largest
-    /// overlap between two agents left after the last sweep (0 if none).
+    /// (built once) or shapes (built into the one `scratch` keeps: see [`AsOrcaObstacles`]);
+    /// an agent is pushed out of every shape and open segment among them whose bounding ball
+    /// it touches. Returns the largest overlap between two agents left after the last sweep
+    /// (0 if none).
     pub fn separate(
         &self,
         agents: &mut [CrowdAgent],
         obstacles: impl AsOrcaObstacles,
         scratch: &mut ContactScratch,
     ) -> f32 {
-        obstacles.with_orca_obstacles(|obstacles| self.separate_from(agents, obstacles, scratch))
+        let mut kept = std::mem::take(&mut scratch.obstacles);
+        let worst = obstacles.with_orca_obstacles(&mut kept, |obstacles| {
+            self.separate_from(agents, obstacles, scratch)
+        });
+        scratch.obstacles = kept;
+        worst
     }
 
     fn separate_from(
@@ -103,6 +111,7 @@ impl ContactPass {
             nearby,
             anchors,
             near,
+            ..
         } = scratch;
         cells.build(
             2.0 * largest + margin,

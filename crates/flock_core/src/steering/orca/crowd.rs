@@ -39,12 +39,15 @@ pub struct OrcaCrowd {
     /// The buffers of the agents left out of the grid, worked out after the chunks.
     scratch: OrcaScratch,
     kept: Vec<u64>,
+    /// The obstacles built from the shapes given, while they stay the same.
+    obstacles: OrcaObstacles,
 }
 
 impl OrcaCrowd {
     /// Every agent's ORCA velocity for a step of `time_step` seconds among the others and
-    /// `obstacles` (an [`OrcaObstacles`] built once: the fast way; or shapes, built into one
-    /// for this call: see [`AsOrcaObstacles`]), from the agents as they are (RVO2's `computeNewVelocity` for each), into
+    /// `obstacles` (an [`OrcaObstacles`] built once; or shapes, built into the one the crowd
+    /// keeps, again only when they change: see [`AsOrcaObstacles`]), from the agents as they
+    /// are (RVO2's `computeNewVelocity` for each), into
     /// [`new_velocities`](Self::new_velocities). Agents with invalid parameters avoid nobody
     /// and take no share: the others avoid them wholly, as bodies of their own size (a boid
     /// without ORCA among those with it).
@@ -68,9 +71,11 @@ impl OrcaCrowd {
         time_step: f32,
         executor: &impl Executor,
     ) {
-        obstacles.with_orca_obstacles(|obstacles| {
+        let mut kept = std::mem::take(&mut self.obstacles);
+        obstacles.with_orca_obstacles(&mut kept, |obstacles| {
             self.compute_among(space, agents, obstacles, time_step, executor);
         });
+        self.obstacles = kept;
     }
 
     /// [`compute_in`](Self::compute_in) with the obstacles built.
@@ -170,9 +175,11 @@ impl OrcaCrowd {
         contact: Option<&ContactPass>,
         executor: &impl Executor,
     ) {
-        obstacles.with_orca_obstacles(|obstacles| {
+        let mut kept = std::mem::take(&mut self.obstacles);
+        obstacles.with_orca_obstacles(&mut kept, |obstacles| {
             self.step_among(agents, obstacles, time_step, contact, executor);
         });
+        self.obstacles = kept;
     }
 
     /// [`step`](Self::step) with the obstacles built.

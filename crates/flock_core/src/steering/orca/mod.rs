@@ -7,8 +7,8 @@
 //! The algorithm is RVO2's (`Agent::computeNewVelocity`, the authors' library): for each
 //! neighbour the agent builds one half-plane (half-space in 3D) of allowed velocities
 //! (`half_planes.rs`), for each static obstacle near enough one more (before the neighbours'),
-//! and solves a small linear
-//! program over them within its maximum speed (`program.rs`, and `program_3d.rs` in 3D). When
+//! and solves a small linear program over them within its maximum speed (`program.rs`, and
+//! `program_3d.rs` in 3D). When
 //! the constraints leave no velocity (a dense crowd), RVO2's fallback (`linearProgram3`) keeps
 //! the obstacles' constraints and minimises the largest violation of the neighbours'.
 //! [`OrcaParams::rvo2`] gives RVO2's exact behaviour (the test `tests/rvo2.rs` runs scenarios
@@ -300,6 +300,8 @@ pub struct OrcaScratch {
     /// The polygon edges the agent sees, nearest first (RVO2's obstacle neighbours).
     #[cfg(not(flock_3d))]
     edges: Vec<(f32, u32)>,
+    /// The obstacles built from the shapes given, while they stay the same.
+    obstacles: OrcaObstacles,
 }
 
 impl OrcaScratch {
@@ -321,8 +323,8 @@ impl OrcaScratch {
 /// beyond the neighbour distance, with a position or velocity that is not finite, or with the
 /// agent's own id are skipped; one with a radius that is not a finite number of zero or more
 /// counts as the agent's size, one with a share that is not finite and not negative as sharing
-/// half and half) and static `obstacles` (an [`OrcaObstacles`], or shapes, built into one for
-/// this call: see [`AsOrcaObstacles`]), for a step of `time_step` seconds.
+/// half and half) and static `obstacles` (an [`OrcaObstacles`], or shapes, built into the one
+/// `scratch` keeps: see [`AsOrcaObstacles`]), for a step of `time_step` seconds.
 ///
 /// The result is within `agent.max_speed` and finite. Invalid parameters or time step give the
 /// preferred velocity (limited to the maximum speed), unavoided; an agent whose own position,
@@ -335,7 +337,8 @@ pub fn orca_velocity(
     time_step: f32,
     scratch: &mut OrcaScratch,
 ) -> Vector {
-    obstacles.with_orca_obstacles(|obstacles| {
+    let mut kept = std::mem::take(&mut scratch.obstacles);
+    let velocity = obstacles.with_orca_obstacles(&mut kept, |obstacles| {
         orca_velocity_among(
             agent,
             |nearest| {
@@ -347,7 +350,9 @@ pub fn orca_velocity(
             time_step,
             scratch,
         )
-    })
+    });
+    scratch.obstacles = kept;
+    velocity
 }
 
 /// [`orca_velocity`] with the neighbours chosen by `select`, which fills the empty list it is
@@ -386,6 +391,7 @@ pub(super) fn orca_velocity_among(
         obstacle_count,
         #[cfg(not(flock_3d))]
         edges,
+        ..
     } = scratch;
     constraints.clear();
 

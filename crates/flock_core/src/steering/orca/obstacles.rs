@@ -285,46 +285,79 @@ impl OrcaObstacles {
     }
 }
 
-/// What ORCA's steps take as their static obstacles: an [`OrcaObstacles`] built once (the fast
-/// way: its index is built once too), or a slice, array or `Vec` of [`Shape`]s, for which each
-/// call builds the obstacles afresh (convenient for a few obstacles, or a one-off call).
+/// What ORCA's steps take as their static obstacles: an [`OrcaObstacles`] built once (the
+/// fast way), or a slice, array or `Vec` of [`Shape`]s, which the step builds into the
+/// [`OrcaObstacles`] its buffers keep ([`OrcaCrowd`](super::OrcaCrowd),
+/// [`OrcaScratch`](super::OrcaScratch), [`ContactScratch`](super::ContactScratch)), rebuilt
+/// only when the shapes differ from the last call's (see [`OrcaObstacles::update`]):
+/// comparing them costs a pass over the shapes each call, rebuilding the tree much more.
 pub trait AsOrcaObstacles {
-    /// Calls `with` with these obstacles as [`OrcaObstacles`].
-    fn with_orca_obstacles<R>(&self, with: impl FnOnce(&OrcaObstacles) -> R) -> R;
+    /// Calls `with` with these obstacles as [`OrcaObstacles`]; shapes are built into `kept`
+    /// (if they differ from what it was built from).
+    fn with_orca_obstacles<R>(
+        &self,
+        kept: &mut OrcaObstacles,
+        with: impl FnOnce(&OrcaObstacles) -> R,
+    ) -> R;
 }
 
 impl AsOrcaObstacles for OrcaObstacles {
-    fn with_orca_obstacles<R>(&self, with: impl FnOnce(&OrcaObstacles) -> R) -> R {
+    fn with_orca_obstacles<R>(
+        &self,
+        _kept: &mut OrcaObstacles,
+        with: impl FnOnce(&OrcaObstacles) -> R,
+    ) -> R {
         with(self)
     }
 }
 
 impl<T: AsOrcaObstacles + ?Sized> AsOrcaObstacles for &T {
-    fn with_orca_obstacles<R>(&self, with: impl FnOnce(&OrcaObstacles) -> R) -> R {
-        (**self).with_orca_obstacles(with)
+    fn with_orca_obstacles<R>(
+        &self,
+        kept: &mut OrcaObstacles,
+        with: impl FnOnce(&OrcaObstacles) -> R,
+    ) -> R {
+        (**self).with_orca_obstacles(kept, with)
     }
 }
 
 impl<T: AsOrcaObstacles + ?Sized> AsOrcaObstacles for &mut T {
-    fn with_orca_obstacles<R>(&self, with: impl FnOnce(&OrcaObstacles) -> R) -> R {
-        (**self).with_orca_obstacles(with)
+    fn with_orca_obstacles<R>(
+        &self,
+        kept: &mut OrcaObstacles,
+        with: impl FnOnce(&OrcaObstacles) -> R,
+    ) -> R {
+        (**self).with_orca_obstacles(kept, with)
     }
 }
 
 impl<S: Borrow<Shape>> AsOrcaObstacles for [S] {
-    fn with_orca_obstacles<R>(&self, with: impl FnOnce(&OrcaObstacles) -> R) -> R {
-        with(&OrcaObstacles::from_shapes(self))
+    fn with_orca_obstacles<R>(
+        &self,
+        kept: &mut OrcaObstacles,
+        with: impl FnOnce(&OrcaObstacles) -> R,
+    ) -> R {
+        kept.update(self);
+        with(kept)
     }
 }
 
 impl<S: Borrow<Shape>, const N: usize> AsOrcaObstacles for [S; N] {
-    fn with_orca_obstacles<R>(&self, with: impl FnOnce(&OrcaObstacles) -> R) -> R {
-        self.as_slice().with_orca_obstacles(with)
+    fn with_orca_obstacles<R>(
+        &self,
+        kept: &mut OrcaObstacles,
+        with: impl FnOnce(&OrcaObstacles) -> R,
+    ) -> R {
+        self.as_slice().with_orca_obstacles(kept, with)
     }
 }
 
 impl<S: Borrow<Shape>> AsOrcaObstacles for Vec<S> {
-    fn with_orca_obstacles<R>(&self, with: impl FnOnce(&OrcaObstacles) -> R) -> R {
-        self.as_slice().with_orca_obstacles(with)
+    fn with_orca_obstacles<R>(
+        &self,
+        kept: &mut OrcaObstacles,
+        with: impl FnOnce(&OrcaObstacles) -> R,
+    ) -> R {
+        self.as_slice().with_orca_obstacles(kept, with)
     }
 }
