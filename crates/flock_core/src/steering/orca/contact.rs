@@ -150,7 +150,9 @@ impl ContactPass {
         starts.clear();
         nearby.clear();
         anchors.clear();
-        for agent in agents.iter() {
+        // (Without obstacles a sweep parts the pairs only.)
+        let any_obstacles = !obstacles.is_empty();
+        for agent in agents.iter().filter(|_| any_obstacles) {
             starts.push(nearby.len() as u32);
             anchors.push(agent.position);
             if let Some(own) = radius(agent) {
@@ -183,7 +185,7 @@ impl ContactPass {
                 agents[first].position -= push;
                 agents[second].position += push;
             }
-            for (index, agent) in agents.iter_mut().enumerate() {
+            for (index, agent) in agents.iter_mut().enumerate().filter(|_| any_obstacles) {
                 if let Some(own) = radius(agent) {
                     let found = Nearby {
                         anchor: anchors[index],
