@@ -2,8 +2,9 @@
 //! count and distance (reported by `OrcaParams::capped`, counted as the caps), a responsibility
 //! too large (clamped, so the pair still avoids), horizons too small to invert (subnormal:
 //! invalid), a neighbour with a broken radius or share (still avoided), and the contact pass
-//! with agents on one point, broken positions and a broken tolerance. No NaN, no panic, no lost
-//! agent. `flock_core3d` runs the same cases in 3D.
+//! with agents on one point, broken positions and a broken tolerance, and obstacles that are
+//! not finite or beyond the coordinates allowed (left out, each with its reason). No NaN, no
+//! panic, no lost agent. `flock_core3d` runs the same cases in 3D.
 
 #[cfg(not(flock_3d))]
 extern crate flock_core as kernel;
@@ -12,8 +13,8 @@ extern crate flock_core3d as kernel;
 
 use kernel::Vector;
 use kernel::steering::{
-    ContactPass, ContactScratch, CrowdAgent, OrcaAgent, OrcaNeighbour, OrcaParams, OrcaScratch,
-    Shape, orca_velocity,
+    ContactPass, ContactScratch, CrowdAgent, MAX_OBSTACLE_COORDINATE, ObstacleFault, OrcaAgent,
+    OrcaNeighbour, OrcaObstacles, OrcaParams, OrcaScratch, Shape, orca_velocity,
 };
 
 const NO_OBSTACLES: [Shape; 0] = [];
@@ -251,4 +252,57 @@ fn the_contact_slip_turns_a_pair_clockwise_about_its_midpoint() {
     assert!(a.x < 0.0 && b.x > 1.0, "{a} {b}");
     assert!(a.y > 0.0 && b.y < 0.0, "{a} {b}");
     assert!(a.distance(b) >= 2.0 - 1e-4);
+}
+
+#[test]
+fn broken_obstacles_are_left_out_with_their_reason_and_the_rest_still_avoided() {
+    let ball = |centre: Vector, radius: f32| {
+        #[cfg(not(flock_3d))]
+        return Shape::Circle { centre, radius };
+        #[cfg(flock_3d)]
+        return Shape::Sphere { centre, radius };
+    };
+    let shapes = [
+        ball(axis(f32::NAN), 1.0),
+        ball(axis(4.0), f32::INFINITY),
+        ball(axis(4.0), -1.0),
+        ball(axis(MAX_OBSTACLE_COORDINATE * 2.0), 1.0),
+        ball(axis(4.0), MAX_OBSTACLE_COORDINATE * 2.0),
+        ball(axis(4.0), 1.0),
+    ];
+    let obstacles = OrcaObstacles::from_shapes(&shapes);
+    let faults: Vec<(usize, ObstacleFault)> = (obstacles.problems().iter())
+        .map(|problem| (problem.obstacle, problem.fault))
+        .collect();
+    assert_eq!(
+        faults,
+        [
+            (0, ObstacleFault::NotFinite),
+            (1, ObstacleFault::NotFinite),
+            (2, ObstacleFault::NotFinite),
+            (3, ObstacleFault::TooLarge),
+            (4, ObstacleFault::TooLarge),
+        ]
+    );
+    assert!(obstacles.problems()[3].to_string().contains("obstacle 3"));
+    // The good ball is avoided: an agent walking at it stops short.
+    let mut me = OrcaAgent {
+        position: Vector::ZERO,
+        velocity: Vector::ZERO,
+        preferred_velocity: axis(2.0),
+        max_speed: 2.0,
+        id: 0,
+    };
+    let params = OrcaParams::rvo2(10.0, 10, 2.0, 2.0, 1.0);
+    let mut scratch = OrcaScratch::default();
+    for _ in 0..100 {
+        me.velocity = orca_velocity(&me, [], &obstacles, &params, 0.1, &mut scratch);
+        me.position += me.velocity * 0.1;
+        assert!(me.position.is_finite());
+    }
+    assert!(
+        me.position.distance(axis(4.0)) >= 2.0 - 1e-3,
+        "at {}",
+        me.position
+    );
 }

@@ -46,8 +46,9 @@ pub use leader::{Leader, LeaderFollowParams, follow_leader, in_leader_way};
 pub use obstacles::{avoid_obstacles, dodge, escape};
 pub use offset_pursuit::{Frame, arrive_moving, offset_pursue};
 pub use orca::{
-    ContactPass, ContactScratch, CrowdAgent, HalfSpace, OrcaAgent, OrcaCrowd, OrcaNeighbour,
-    OrcaParams, OrcaScratch, STILL_SHARE, STILL_SPEED_FRACTION, orca_velocity,
+    AsOrcaObstacles, ContactPass, ContactScratch, CrowdAgent, HalfSpace, MAX_OBSTACLE_COORDINATE,
+    ObstacleError, ObstacleFault, OrcaAgent, OrcaCrowd, OrcaNeighbour, OrcaObstacles, OrcaParams,
+    OrcaScratch, STILL_SHARE, STILL_SPEED_FRACTION, orca_velocity,
 };
 pub use path::{PathDirection, PathError, PathFollowParams, PathProjection, Polyline, follow_path};
 // The shapes the behaviours steer by, where users of the behaviours find them.

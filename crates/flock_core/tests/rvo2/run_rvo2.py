@@ -6,9 +6,12 @@ Reads one JSON object on standard input: `time_step`, `steps`, `agent` (RVO2's a
 `max_speed`), `agents` (each `[x, y, goal_x, goal_y]`) and `obstacles` (each a list of
 `[x, y]` vertices, counter-clockwise). Each step, as RVO2's examples do, every agent prefers the
 vector to its goal, normalised when longer than one; computed in single precision, as the
-library and the Rust side compute it. Prints one line per step: the velocities `x y` of every
-agent, in order, separated by spaces (`repr` of the library's floats, exact).
-Exits with status 3 when `pyrvo` is not installed.
+library and the Rust side compute it. Prints one line per step: every agent's position and
+velocity after it, `x y vx vy`, in order, separated by spaces (`repr` of the library's floats,
+exact).
+With `"dump_obstacles": true` it prints instead one line of RVO2's obstacle vertices after
+`processObstacles` (those its k-d tree added where it split edges at the end), each
+`x y next`, and stops. Exits with status 3 when `pyrvo` is not installed.
 """
 
 import json
@@ -55,16 +58,25 @@ def main():
     if scenario.get("obstacles"):
         simulator.process_obstacles()
     out = sys.stdout
+    if scenario.get("dump_obstacles"):
+        vertices = []
+        for index in range(simulator.get_num_obstacle_vertices()):
+            vertex = simulator.get_obstacle_vertex(index)
+            following = simulator.get_next_obstacle_vertex(index)
+            vertices.append(f"{vertex.x!r} {vertex.y!r} {following}")
+        out.write(" ".join(vertices) + "\n")
+        return
     for _ in range(scenario["steps"]):
         for index, goal in enumerate(goals):
             position = simulator.get_agent_position(index)
             simulator.set_agent_pref_velocity(index, preferred((position.x, position.y), goal))
         simulator.do_step()
-        velocities = []
+        states = []
         for index in range(len(goals)):
+            position = simulator.get_agent_position(index)
             velocity = simulator.get_agent_velocity(index)
-            velocities.append(f"{velocity.x!r} {velocity.y!r}")
-        out.write(" ".join(velocities) + "\n")
+            states.append(f"{position.x!r} {position.y!r} {velocity.x!r} {velocity.y!r}")
+        out.write(" ".join(states) + "\n")
 
 
 if __name__ == "__main__":

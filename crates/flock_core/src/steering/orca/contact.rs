@@ -15,11 +15,10 @@
 //! pushes cancel out and hold it: ORCA alone, which lets agents overlap, slips through such a
 //! jam; hard contacts without the turn can hold it for good.
 
-use std::borrow::Borrow;
-
 use super::agent::CrowdAgent;
 use super::cells::Cells;
 use super::half_planes::nearest_points;
+use super::obstacles::{AsOrcaObstacles, OrcaObstacles};
 use crate::math::Vector;
 use crate::steering::Shape;
 
@@ -59,6 +58,15 @@ impl Default for ContactPass {
 pub struct ContactScratch {
     cells: Cells<u32>,
     pairs: Vec<(u32, u32)>,
+    /// The obstacles near each agent at the start of the pass (within its radius and the
+    /// margin): `nearby[starts[i]..starts[i + 1]]` for agent `i`, found from `anchors[i]`.
+    starts: Vec<u32>,
+    nearby: Vec<u32>,
+    anchors: Vec<Vector>,
+    /// The obstacles near an agent that moved beyond the margin from its anchor.
+    near: Vec<u32>,
+    /// The obstacles built from the shapes given, while they stay the same.
+    obstacles: OrcaObstacles,
 }
 
 impl ContactPass {
@@ -82,12 +90,29 @@ impl ContactPass {
     /// Parts the `agents` that overlap each other by more than the tolerance and moves those
     /// inside `obstacles` (or nearer than their radius) out. Each agent's body is its ORCA
     /// radius (agents whose radius is not a finite number above zero are left alone), and an
-    /// agent whose position is not finite takes no part. Returns the largest overlap between two
-    /// agents left after the last sweep (0 if none).
+    /// agent whose position is not finite takes no part. `obstacles` is an [`OrcaObstacles`]
+    /// (built once) or shapes (built into the one `scratch` keeps: see [`AsOrcaObstacles`]);
+    /// an agent is pushed out of every shape and open segment among them whose bounding ball
+    /// it touches. Returns the largest overlap between two agents left after the last sweep
+    /// (0 if none).
     pub fn separate(
         &self,
         agents: &mut [CrowdAgent],
-        obstacles: &[impl Borrow<Shape>],
+        obstacles: impl AsOrcaObstacles,
+        scratch: &mut ContactScratch,
+    ) -> f32 {
+        let mut kept = std::mem::take(&mut scratch.obstacles);
+        let worst = obstacles.with_orca_obstacles(&mut kept, |obstacles| {
+            self.separate_from(agents, obstacles, scratch)
+        });
+        scratch.obstacles = kept;
+        worst
+    }
+
+    fn separate_from(
+        &self,
+        agents: &mut [CrowdAgent],
+        obstacles: &OrcaObstacles,
         scratch: &mut ContactScratch,
     ) -> f32 {
         if !self.is_valid() || agents.len() > u32::MAX as usize {
@@ -103,7 +128,15 @@ impl ContactPass {
         }
         // Pairs within reach of touching, with room for the pushes of one pass.
         let margin = largest;
-        let ContactScratch { cells, pairs } = scratch;
+        let ContactScratch {
+            cells,
+            pairs,
+            starts,
+            nearby,
+            anchors,
+            near,
+            ..
+        } = scratch;
         cells.build(
             2.0 * largest + margin,
             agents.iter().enumerate().map(|(index, agent)| {
@@ -137,6 +170,22 @@ impl ContactPass {
         pairs.sort_unstable();
 
         let slip = self.sideways_share();
+        // Each agent's nearby obstacles, found once: a sweep looks again only for an agent that
+        // has moved beyond the margin since.
+        starts.clear();
+        nearby.clear();
+        anchors.clear();
+        // (Without obstacles a sweep parts the pairs only.)
+        let any_obstacles = !obstacles.is_empty();
+        for agent in agents.iter().filter(|_| any_obstacles) {
+            starts.push(nearby.len() as u32);
+            anchors.push(agent.position);
+            if let Some(own) = radius(agent) {
+                obstacles.cells().near(agent.position, own + margin, near);
+                nearby.extend_from_slice(near);
+            }
+        }
+        starts.push(nearby.len() as u32);
         let mut worst = 0.0;
         for _ in 0..self.iterations.min(Self::MAX_ITERATIONS) {
             worst = 0.0_f32;
@@ -161,11 +210,14 @@ impl ContactPass {
                 agents[first].position -= push;
                 agents[second].position += push;
             }
-            for agent in agents.iter_mut() {
+            for (index, agent) in agents.iter_mut().enumerate().filter(|_| any_obstacles) {
                 if let Some(own) = radius(agent) {
-                    for obstacle in obstacles {
-                        push_out(agent, own, obstacle.borrow());
-                    }
+                    let found = Nearby {
+                        anchor: anchors[index],
+                        margin,
+                        obstacles: &nearby[starts[index] as usize..starts[index + 1] as usize],
+                    };
+                    push_out_of_all(agent, own, obstacles, found, near);
                 }
             }
             if worst <= self.tolerance {
@@ -182,6 +234,89 @@ fn sideways(direction: Vector) -> Vector {
     side[0] = direction[1];
     side[1] = -direction[0];
     side
+}
+
+/// The most times an agent is pushed out of the obstacles near it in one sweep: a push out of
+/// one may take it into another, found from its new place.
+const OBSTACLE_ROUNDS: usize = 4;
+
+/// The obstacles found near an agent at the start of the pass.
+struct Nearby<'a> {
+    /// Where the agent was.
+    anchor: Vector,
+    /// How much further than its radius they were looked for.
+    margin: f32,
+    obstacles: &'a [u32],
+}
+
+/// Moves `agent` (of `radius`) out of every obstacle it is inside or nearer than its radius to,
+/// in index order: those `found` at the start of the pass while the agent is within the margin
+/// of where it was, else those in the cells about it (`near` is scratch); of these, those whose
+/// bounding ball it touches. Again from where that leaves it, if it moved.
+fn push_out_of_all(
+    agent: &mut CrowdAgent,
+    radius: f32,
+    obstacles: &OrcaObstacles,
+    found: Nearby,
+    near: &mut Vec<u32>,
+) {
+    let solids = obstacles.solids();
+    for _ in 0..OBSTACLE_ROUNDS {
+        let before = agent.position;
+        // Not `<=` the other way: an agent too far to subtract looks again.
+        let candidates = if agent.position.distance(found.anchor) <= found.margin {
+            found.obstacles
+        } else {
+            obstacles.cells().near(agent.position, radius, near);
+            near.as_slice()
+        };
+        for &index in candidates {
+            match solids.get(index as usize) {
+                Some((shape, centre, reach)) => {
+                    // Not `>`: a NaN distance (an agent too far to subtract) is skipped too.
+                    if agent.position.distance(*centre) - reach - radius <= 0.0 {
+                        push_out(agent, radius, shape);
+                    }
+                }
+                None => push_off_segment(agent, radius, obstacles, index as usize - solids.len()),
+            }
+        }
+        if agent.position == before {
+            break;
+        }
+    }
+}
+
+/// Moves `agent` (of `radius`) off the open segment `index` of `obstacles` (which has no
+/// inside) to touch it, if nearer than its radius; one on the segment goes to its right.
+#[cfg(not(flock_3d))]
+fn push_off_segment(agent: &mut CrowdAgent, radius: f32, obstacles: &OrcaObstacles, index: usize) {
+    let (a, b) = obstacles.segments()[index];
+    let nearest = crate::steering::polygon::nearest_on_segment(agent.position, a, b);
+    let away = agent.position - nearest;
+    let distance = away.length();
+    if distance >= radius {
+        return;
+    }
+    let out = if distance > 1e-6 * radius {
+        away / distance
+    } else {
+        -(b - a).perp().normalize_or(Vector::X)
+    };
+    let moved = nearest + out * radius;
+    if moved.is_finite() {
+        agent.position = moved;
+    }
+}
+
+// 3D obstacles have no open segments.
+#[cfg(flock_3d)]
+fn push_off_segment(
+    _agent: &mut CrowdAgent,
+    _radius: f32,
+    _obstacles: &OrcaObstacles,
+    _index: usize,
+) {
 }
 
 /// Moves `agent` (of `radius`) out of `obstacle` to touch its outline, if it is inside or

@@ -6,17 +6,15 @@
 //! scratch and reads only the snapshot, and each agent's neighbours are ordered by distance and
 //! index, so the result is the same bits for any number of threads.
 
-use std::borrow::Borrow;
-
 use super::agent::CrowdAgent;
 use super::cells::Cells;
 use super::contact::{ContactPass, ContactScratch};
 use super::nearest_keys::{Candidate, NearestKeys};
+use super::obstacles::{AsOrcaObstacles, OrcaObstacles};
 use super::{OrcaAgent, OrcaNeighbour, OrcaScratch, orca_velocity_among};
 use crate::math::Vector;
 use crate::parallel::{Executor, chunk_len_for};
 use crate::space::{MAX_IMAGES, Space};
-use crate::steering::Shape;
 
 /// One chunk's buffers.
 #[derive(Clone, Debug, Default)]
@@ -41,18 +39,22 @@ pub struct OrcaCrowd {
     /// The buffers of the agents left out of the grid, worked out after the chunks.
     scratch: OrcaScratch,
     kept: Vec<u64>,
+    /// The obstacles built from the shapes given, while they stay the same.
+    obstacles: OrcaObstacles,
 }
 
 impl OrcaCrowd {
     /// Every agent's ORCA velocity for a step of `time_step` seconds among the others and
-    /// `obstacles`, from the agents as they are (RVO2's `computeNewVelocity` for each), into
+    /// `obstacles` (an [`OrcaObstacles`] built once; or shapes, built into the one the crowd
+    /// keeps, again only when they change: see [`AsOrcaObstacles`]), from the agents as they
+    /// are (RVO2's `computeNewVelocity` for each), into
     /// [`new_velocities`](Self::new_velocities). Agents with invalid parameters avoid nobody
     /// and take no share: the others avoid them wholly, as bodies of their own size (a boid
     /// without ORCA among those with it).
     pub fn compute(
         &mut self,
         agents: &[CrowdAgent],
-        obstacles: &[impl Borrow<Shape> + Sync],
+        obstacles: impl AsOrcaObstacles,
         time_step: f32,
         executor: &impl Executor,
     ) {
@@ -65,7 +67,23 @@ impl OrcaCrowd {
         &mut self,
         space: Option<&Space>,
         agents: &[CrowdAgent],
-        obstacles: &[impl Borrow<Shape> + Sync],
+        obstacles: impl AsOrcaObstacles,
+        time_step: f32,
+        executor: &impl Executor,
+    ) {
+        let mut kept = std::mem::take(&mut self.obstacles);
+        obstacles.with_orca_obstacles(&mut kept, |obstacles| {
+            self.compute_among(space, agents, obstacles, time_step, executor);
+        });
+        self.obstacles = kept;
+    }
+
+    /// [`compute_in`](Self::compute_in) with the obstacles built.
+    fn compute_among(
+        &mut self,
+        space: Option<&Space>,
+        agents: &[CrowdAgent],
+        obstacles: &OrcaObstacles,
         time_step: f32,
         executor: &impl Executor,
     ) {
@@ -152,12 +170,28 @@ impl OrcaCrowd {
     pub fn step(
         &mut self,
         agents: &mut [CrowdAgent],
-        obstacles: &[impl Borrow<Shape> + Sync],
+        obstacles: impl AsOrcaObstacles,
         time_step: f32,
         contact: Option<&ContactPass>,
         executor: &impl Executor,
     ) {
-        self.compute(agents, obstacles, time_step, executor);
+        let mut kept = std::mem::take(&mut self.obstacles);
+        obstacles.with_orca_obstacles(&mut kept, |obstacles| {
+            self.step_among(agents, obstacles, time_step, contact, executor);
+        });
+        self.obstacles = kept;
+    }
+
+    /// [`step`](Self::step) with the obstacles built.
+    fn step_among(
+        &mut self,
+        agents: &mut [CrowdAgent],
+        obstacles: &OrcaObstacles,
+        time_step: f32,
+        contact: Option<&ContactPass>,
+        executor: &impl Executor,
+    ) {
+        self.compute_among(None, agents, obstacles, time_step, executor);
         if !(time_step.is_normal() && time_step > 0.0) {
             return;
         }
@@ -225,7 +259,7 @@ impl Grid<'_> {
         &self,
         agents: &[CrowdAgent],
         id: usize,
-        obstacles: &[impl Borrow<Shape>],
+        obstacles: &OrcaObstacles,
         time_step: f32,
         scratch: &mut OrcaScratch,
         kept: &mut Vec<u64>,
@@ -281,7 +315,7 @@ impl Grid<'_> {
                     )
                 }));
             },
-            obstacles.iter().map(Borrow::borrow),
+            obstacles,
             params,
             time_step,
             scratch,

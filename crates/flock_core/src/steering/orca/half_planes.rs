@@ -1,7 +1,9 @@
 //! ORCA's constraints (van den Berg, Guy, Lin and Manocha, "Reciprocal n-Body Collision
 //! Avoidance", 2011, sections 4 and 5): for each neighbour, the half-plane (half-space in 3D) of
-//! velocities that avoid it for the time horizon, given its share of the avoidance; for each
-//! static obstacle near enough, one that keeps the agent on its side.
+//! velocities that avoid it for the time horizon, given its share of the avoidance (a disc
+//! obstacle is a neighbour at rest that takes no share); in 3D, for each static obstacle near
+//! enough, one that keeps the agent on its side; and the nearest outline points of the shapes,
+//! which the contact pass pushes agents out of.
 
 use super::lines::HalfSpace;
 use crate::math::{DIMENSIONS, Vector};
@@ -178,7 +180,9 @@ fn first_axis() -> Vector {
 /// constraint caps the speed towards it there: the truncated velocity obstacle of that line.
 /// An agent already too close (or inside) must be out within one `time_step`. This is a
 /// linearisation of the paper's obstacle velocity obstacle that errs on the safe side at
-/// corners (it does not let an agent aim past a corner at speed).
+/// corners (it does not let an agent aim past a corner at speed). In 3D only: 2D obstacles are
+/// RVO2's (`obstacle_lines.rs`).
+#[cfg(flock_3d)]
 pub(super) fn obstacle_constraint(
     position: Vector,
     radius: f32,
@@ -215,7 +219,8 @@ pub(super) fn obstacle_constraint(
     (constraint.point.is_finite() && constraint.normal.is_finite()).then_some(constraint)
 }
 
-/// An obstacle's outline point nearest an agent's centre.
+/// An obstacle's outline point nearest an agent's centre (for the contact pass, and in 3D for
+/// ORCA's constraints).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Nearest {
     /// The point.

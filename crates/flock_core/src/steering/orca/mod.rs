@@ -6,18 +6,23 @@
 //!
 //! The algorithm is RVO2's (`Agent::computeNewVelocity`, the authors' library): for each
 //! neighbour the agent builds one half-plane (half-space in 3D) of allowed velocities
-//! (`half_planes.rs`), for each static obstacle near enough one more, and solves a small linear
-//! program over them within its maximum speed (`program.rs`, and `program_3d.rs` in 3D). When
+//! (`half_planes.rs`), for each static obstacle near enough one more (before the neighbours'),
+//! and solves a small linear program over them within its maximum speed (`program.rs`, and
+//! `program_3d.rs` in 3D). When
 //! the constraints leave no velocity (a dense crowd), RVO2's fallback (`linearProgram3`) keeps
 //! the obstacles' constraints and minimises the largest violation of the neighbours'.
 //! [`OrcaParams::rvo2`] gives RVO2's exact behaviour (the test `tests/rvo2.rs` runs scenarios
 //! through RVO2's own library and compares the velocities); the defaults differ from it in two
 //! documented ways: a [`clearance`](OrcaParams::clearance) between outlines, and agents at rest
-//! taking a smaller share ([`yield_at_rest`](OrcaParams::yield_at_rest)). Static obstacles are
-//! not RVO2's linked polygons: each [`Shape`] gives one half-plane per nearest point (per edge
-//! of a polygon), a linearisation that errs on the safe side at corners, without RVO2's legs
-//! and pruning. In 3D the program is RVO2-3D's shape (a ball cut by half-spaces), checked here
-//! against brute force only.
+//! taking a smaller share ([`yield_at_rest`](OrcaParams::yield_at_rest)).
+//!
+//! Static obstacles ([`OrcaObstacles`], built once) are RVO2's in 2D: linked polygons with
+//! their convexity, in RVO2's obstacle k-d tree (`obstacle_tree.rs`), each edge an agent sees
+//! giving RVO2's line (`obstacle_lines.rs`: legs, cut-off, already-covered pruning); circles
+//! are discs at rest (see [`OrcaObstacles`]). In 3D (RVO2-3D has no obstacles) each shape gives
+//! one half-space per nearest point, a linearisation that errs on the safe side at corners. In
+//! 3D the program is RVO2-3D's shape (a ball cut by half-spaces), checked here against brute
+//! force only.
 //!
 //! Neighbours are RVO2's: the nearest [`max_neighbours`](OrcaParams::max_neighbours) within the
 //! neighbour distance, nearest first, ties by id (RVO2 breaks ties by its k-d tree's order), so
@@ -32,20 +37,26 @@ mod crowd;
 mod half_planes;
 mod lines;
 mod nearest_keys;
+mod obstacle_cells;
+mod obstacle_input;
+#[cfg(not(flock_3d))]
+mod obstacle_lines;
+#[cfg(not(flock_3d))]
+mod obstacle_tree;
+mod obstacles;
 mod program;
 #[cfg(flock_3d)]
 mod program_3d;
-
-use std::borrow::Borrow;
 
 pub use agent::CrowdAgent;
 pub use contact::{ContactPass, ContactScratch};
 pub use crowd::OrcaCrowd;
 pub use lines::HalfSpace;
+pub use obstacle_input::{MAX_OBSTACLE_COORDINATE, ObstacleError, ObstacleFault};
+pub use obstacles::{AsOrcaObstacles, OrcaObstacles};
 
 use crate::math::Vector;
-use crate::steering::Shape;
-use half_planes::{agent_constraint, nearest_points, obstacle_constraint};
+use half_planes::agent_constraint;
 use lines::Goal;
 use program::{least_violation, solve};
 
@@ -286,6 +297,11 @@ pub struct OrcaScratch {
     constraints: Vec<HalfSpace>,
     projected: Vec<HalfSpace>,
     obstacle_count: usize,
+    /// The polygon edges the agent sees, nearest first (RVO2's obstacle neighbours).
+    #[cfg(not(flock_3d))]
+    edges: Vec<(f32, u32)>,
+    /// The obstacles built from the shapes given, while they stay the same.
+    obstacles: OrcaObstacles,
 }
 
 impl OrcaScratch {
@@ -307,7 +323,8 @@ impl OrcaScratch {
 /// beyond the neighbour distance, with a position or velocity that is not finite, or with the
 /// agent's own id are skipped; one with a radius that is not a finite number of zero or more
 /// counts as the agent's size, one with a share that is not finite and not negative as sharing
-/// half and half) and static `obstacles`, for a step of `time_step` seconds.
+/// half and half) and static `obstacles` (an [`OrcaObstacles`], or shapes, built into the one
+/// `scratch` keeps: see [`AsOrcaObstacles`]), for a step of `time_step` seconds.
 ///
 /// The result is within `agent.max_speed` and finite. Invalid parameters or time step give the
 /// preferred velocity (limited to the maximum speed), unavoided; an agent whose own position,
@@ -315,22 +332,27 @@ impl OrcaScratch {
 pub fn orca_velocity(
     agent: &OrcaAgent,
     neighbours: impl IntoIterator<Item = OrcaNeighbour>,
-    obstacles: impl IntoIterator<Item = impl Borrow<Shape>>,
+    obstacles: impl AsOrcaObstacles,
     params: &OrcaParams,
     time_step: f32,
     scratch: &mut OrcaScratch,
 ) -> Vector {
-    orca_velocity_among(
-        agent,
-        |nearest| {
-            let mut set = NearestSet::new(agent, params, nearest);
-            neighbours.into_iter().for_each(|n| set.offer(n));
-        },
-        obstacles,
-        params,
-        time_step,
-        scratch,
-    )
+    let mut kept = std::mem::take(&mut scratch.obstacles);
+    let velocity = obstacles.with_orca_obstacles(&mut kept, |obstacles| {
+        orca_velocity_among(
+            agent,
+            |nearest| {
+                let mut set = NearestSet::new(agent, params, nearest);
+                neighbours.into_iter().for_each(|n| set.offer(n));
+            },
+            obstacles,
+            params,
+            time_step,
+            scratch,
+        )
+    });
+    scratch.obstacles = kept;
+    velocity
 }
 
 /// [`orca_velocity`] with the neighbours chosen by `select`, which fills the empty list it is
@@ -339,7 +361,7 @@ pub fn orca_velocity(
 pub(super) fn orca_velocity_among(
     agent: &OrcaAgent,
     select: impl FnOnce(&mut Vec<(f32, OrcaNeighbour)>),
-    obstacles: impl IntoIterator<Item = impl Borrow<Shape>>,
+    obstacles: &OrcaObstacles,
     params: &OrcaParams,
     time_step: f32,
     scratch: &mut OrcaScratch,
@@ -367,22 +389,19 @@ pub(super) fn orca_velocity_among(
         constraints,
         projected,
         obstacle_count,
+        #[cfg(not(flock_3d))]
+        edges,
+        ..
     } = scratch;
     constraints.clear();
 
-    // Static obstacles first: the fallback keeps them hard.
-    let reach = max_speed * params.obstacle_time_horizon;
-    for obstacle in obstacles {
-        nearest_points(obstacle.borrow(), agent.position, |point| {
-            constraints.extend(obstacle_constraint(
-                agent.position,
-                params.radius,
-                point,
-                params.obstacle_time_horizon,
-                time_step,
-                reach,
-            ));
-        });
+    // Static obstacles first: the fallback keeps them hard. (Nothing to do without any: a
+    // crowd in the open pays nothing for them.)
+    if !obstacles.is_empty() {
+        #[cfg(not(flock_3d))]
+        obstacle_constraints(agent, obstacles, params, time_step, edges, constraints);
+        #[cfg(flock_3d)]
+        obstacle_constraints(agent, obstacles, params, time_step, constraints);
     }
     let obstacles = constraints.len();
     *obstacle_count = obstacles;
@@ -440,6 +459,84 @@ pub(super) fn orca_velocity_among(
         velocity.clamp_length_max(max_speed)
     } else {
         Vector::ZERO
+    }
+}
+
+/// Appends the constraints of the static obstacles near `agent` to `constraints`: RVO2's lines
+/// for the polygon edges the agent sees within `obstacle_time_horizon * max_speed + radius`
+/// (RVO2's range, from the tree), nearest first, then for each disc within that range the
+/// cone of a body at rest that takes no share, over the obstacle horizon.
+#[cfg(not(flock_3d))]
+fn obstacle_constraints(
+    agent: &OrcaAgent,
+    obstacles: &OrcaObstacles,
+    params: &OrcaParams,
+    time_step: f32,
+    edges: &mut Vec<(f32, u32)>,
+    constraints: &mut Vec<HalfSpace>,
+) {
+    let range = params.obstacle_time_horizon * agent.max_speed + params.radius;
+    let vertices = obstacles.vertices();
+    obstacles
+        .tree()
+        .query(vertices, agent.position, range * range, edges);
+    obstacle_lines::obstacle_lines(
+        vertices,
+        edges,
+        agent.position,
+        agent.velocity,
+        params.radius,
+        params.obstacle_time_horizon,
+        constraints,
+    );
+    for &(centre, radius) in obstacles.discs() {
+        let offset = centre - agent.position;
+        let gap = offset.length() - radius;
+        if gap.is_nan() || gap >= range {
+            continue;
+        }
+        let constraint = agent_constraint(
+            agent.velocity,
+            offset,
+            agent.velocity,
+            params.radius + radius,
+            params.obstacle_time_horizon,
+            time_step,
+            1.0,
+            1.0,
+        );
+        if constraint.point.is_finite() && constraint.normal.is_finite() {
+            constraints.push(constraint);
+        }
+    }
+}
+
+/// Appends the constraints of the static obstacles near `agent` to `constraints`: for each
+/// shape, one half-space per nearest point (see `half_planes.rs`).
+#[cfg(flock_3d)]
+fn obstacle_constraints(
+    agent: &OrcaAgent,
+    obstacles: &OrcaObstacles,
+    params: &OrcaParams,
+    time_step: f32,
+    constraints: &mut Vec<HalfSpace>,
+) {
+    use half_planes::{nearest_points, obstacle_constraint};
+    let reach = agent.max_speed * params.obstacle_time_horizon;
+    for (shape, centre, radius) in obstacles.solids() {
+        if agent.position.distance(*centre) - radius - params.radius > reach {
+            continue;
+        }
+        nearest_points(shape, agent.position, |point| {
+            constraints.extend(obstacle_constraint(
+                agent.position,
+                params.radius,
+                point,
+                params.obstacle_time_horizon,
+                time_step,
+                reach,
+            ));
+        });
     }
 }
 
