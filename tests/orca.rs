@@ -268,3 +268,53 @@ fn hostile_contact_settings_change_nothing_or_stay_bounded() {
         );
     }
 }
+
+/// A file of walkers crossing a box to the far side, with a broken obstacle beside it: the
+/// largest depth any walker's body reached into the box over `steps` steps.
+fn deepest_into_a_box(contact: OrcaContact, steps: usize) -> f32 {
+    let mut app = app_with(no_flocking());
+    app.insert_resource(contact);
+    let half = 40.0;
+    app.world_mut()
+        .spawn((at(level(0.0, 0.0)), box_obstacle(Vector::splat(half))));
+    // Left out of ORCA's obstacles with a warning; the rest still avoided.
+    app.world_mut()
+        .spawn((at(level(0.0, 300.0)), ball_obstacle(f32::NAN)));
+    let walkers: Vec<Entity> = (0..9)
+        .map(|i| {
+            let y = -40.0 + 10.0 * i as f32;
+            spawn_boid(
+                &mut app,
+                (
+                    WALKER,
+                    at(level(-150.0, y)),
+                    arrive(level(150.0, y)),
+                    orca(),
+                ),
+            )
+        })
+        .collect();
+    let mut deepest = f32::MIN;
+    for _ in 0..steps {
+        app.update();
+        for &walker in &walkers {
+            let p = position(&app, walker);
+            assert!(p.is_finite(), "{p}");
+            // How far the body reaches past the box's outline (negative: clear of it).
+            let outside = (p.abs() - Vector::splat(half)).max(Vector::ZERO).length();
+            let inside = (p.abs() - Vector::splat(half)).max_element().min(0.0);
+            deepest = deepest.max(RADIUS - (outside + inside));
+        }
+    }
+    deepest
+}
+
+#[test]
+fn walkers_round_a_box_never_reach_into_it_with_the_contact_pass() {
+    let deepest = deepest_into_a_box(OrcaContact::default(), 400);
+    assert!(deepest <= 1e-3, "a body reached {deepest} into the box");
+    assert!(
+        deepest > -2.0,
+        "the walkers came within 2 of the box: {deepest}"
+    );
+}

@@ -25,6 +25,7 @@ mod group;
 pub(crate) mod limits;
 mod orca;
 mod orca_contact;
+mod orca_obstacles;
 mod plugin;
 mod priority;
 mod pursuit;

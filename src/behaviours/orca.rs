@@ -4,10 +4,10 @@
 
 use bevy::prelude::*;
 use flock_core::Space;
-use flock_core::steering::{CrowdAgent, OrcaCrowd, OrcaParams, Shape};
+use flock_core::steering::{CrowdAgent, OrcaCrowd, OrcaParams};
 
-use crate::behaviours::avoidance::{Obstacle, gather_obstacles};
 use crate::behaviours::limits::MotionLimits;
+use crate::behaviours::orca_obstacles::OrcaObstacleSet;
 use crate::behaviours::reported::ReportedOnce;
 use crate::components::{Acceleration, Boid, Velocity};
 use crate::dimension::position_of;
@@ -46,7 +46,6 @@ pub(crate) struct OrcaBuffers {
     /// Every boid of the snapshot, in its order; those without valid [`Orca`] parameters
     /// avoid nobody and are avoided as bodies.
     agents: Vec<CrowdAgent>,
-    shapes: Vec<Shape>,
     crowd: OrcaCrowd,
 }
 
@@ -70,7 +69,7 @@ pub(crate) fn avoid_agents(
     settings: Res<ActiveFlockSettings>,
     time: Res<Time>,
     snapshot: Res<FlockBuffers>,
-    obstacles: Query<(&Transform, &Obstacle)>,
+    obstacles: Res<OrcaObstacleSet>,
     mut reported: Local<ReportedOnce>,
     mut capped: Local<ReportedOnce>,
     mut buffers: Local<OrcaBuffers>,
@@ -92,11 +91,7 @@ pub(crate) fn avoid_agents(
     }
     let config = &settings.0.config;
     let space = Space::of(config);
-    let OrcaBuffers {
-        agents,
-        shapes,
-        crowd,
-    } = &mut *buffers;
+    let OrcaBuffers { agents, crowd } = &mut *buffers;
 
     // Every boid of the snapshot, in its (id) order, as a body that does not avoid; then those
     // with valid ORCA parameters, with what they want before any of them is changed.
@@ -144,11 +139,10 @@ pub(crate) fn avoid_agents(
         return;
     }
 
-    gather_obstacles(&obstacles, shapes);
     crowd.compute_in(
         Some(&space),
         agents.as_slice(),
-        shapes.as_slice(),
+        &obstacles.0,
         dt,
         &compute_pool(),
     );

@@ -3,11 +3,12 @@
 
 use bevy::prelude::*;
 use flock_core::Vector;
-use flock_core::steering::{ContactPass, ContactScratch, CrowdAgent, Shape};
+use flock_core::steering::{ContactPass, ContactScratch, CrowdAgent};
 
-use crate::behaviours::avoidance::{Obstacle, gather_obstacles};
+use crate::behaviours::avoidance::Obstacle;
 use crate::behaviours::limits::MotionLimits;
 use crate::behaviours::orca::Orca;
+use crate::behaviours::orca_obstacles::OrcaObstacleSet;
 use crate::components::{Boid, Velocity};
 use crate::dimension::{position_of, set_position};
 use crate::settings::ActiveFlockSettings;
@@ -39,7 +40,6 @@ pub(crate) struct ContactBuffers {
     boids: Vec<(usize, Entity)>,
     agents: Vec<CrowdAgent>,
     before: Vec<Vector>,
-    shapes: Vec<Shape>,
     scratch: ContactScratch,
 }
 
@@ -50,7 +50,7 @@ pub(crate) fn part_orca_contacts(
     settings: Res<ActiveFlockSettings>,
     time: Res<Time>,
     snapshot: Res<FlockBuffers>,
-    obstacles: Query<(&Transform, &Obstacle)>,
+    obstacles: Res<OrcaObstacleSet>,
     mut buffers: Local<ContactBuffers>,
     mut boids: Query<
         (
@@ -75,7 +75,6 @@ pub(crate) fn part_orca_contacts(
         boids: order,
         agents,
         before,
-        shapes,
         scratch,
     } = &mut *buffers;
     // In id order, whatever order the query visits them in: the pass is Gauss-Seidel, so its
@@ -105,8 +104,7 @@ pub(crate) fn part_orca_contacts(
     }
     before.clear();
     before.extend(agents.iter().map(|agent| agent.position));
-    gather_obstacles(&obstacles, shapes);
-    pass.separate(agents, shapes, scratch);
+    pass.separate(agents, &obstacles.0, scratch);
     for ((&(_, entity), agent), &was) in order.iter().zip(agents.iter()).zip(before.iter()) {
         if agent.position == was {
             continue;

@@ -23,6 +23,7 @@ use crate::behaviours::limits::{MotionLimits, TurnRate, report_invalid_limits};
 use crate::behaviours::offset_pursuit::{OffsetPursuit, pursue_offsets};
 use crate::behaviours::orca::{Orca, avoid_agents};
 use crate::behaviours::orca_contact::{OrcaContact, part_orca_contacts};
+use crate::behaviours::orca_obstacles::{OrcaObstacleSet, update_orca_obstacles};
 use crate::behaviours::path::{FlockPath, FollowPath, follow_paths};
 use crate::behaviours::pursuit::{Evade, Pursue};
 use crate::behaviours::queue::{Queue, queue_at_doors};
@@ -173,8 +174,14 @@ impl Plugin for FlockBehavioursPlugin {
                 (report_invalid_limits, steer_by_context, combine_steering)
                     .chain()
                     .in_set(BehaviourSystems::Combine),
-                // ORCA replaces the combined acceleration with the one that reaches its velocity.
-                avoid_agents.in_set(BehaviourSystems::Orca),
+                // ORCA replaces the combined acceleration with the one that reaches its velocity,
+                // among the obstacles as they are this step.
+                (
+                    update_orca_obstacles.run_if(any_with_component::<Orca>),
+                    avoid_agents,
+                )
+                    .chain()
+                    .in_set(BehaviourSystems::Orca),
             ),
         );
         // Avian's colliders are dodged with the other obstacles, in the same fixed order.
@@ -189,12 +196,14 @@ impl Plugin for FlockBehavioursPlugin {
 
         // ORCA's contact pass parts what still overlaps once the boids have moved, before the
         // edges wrap or bounce them.
-        app.init_resource::<OrcaContact>().add_systems(
-            schedule,
-            part_orca_contacts
-                .after(FlockSystems::Integrate)
-                .before(FlockSystems::Edges),
-        );
+        app.init_resource::<OrcaContact>()
+            .init_resource::<OrcaObstacleSet>()
+            .add_systems(
+                schedule,
+                part_orca_contacts
+                    .after(FlockSystems::Integrate)
+                    .before(FlockSystems::Edges),
+            );
 
         // A prioritised boid's forces start before the flocking force joins them.
         app.add_systems(
