@@ -238,3 +238,58 @@ fn hostile_numbers_or_no_physics_steer_nobody_and_make_no_nan() {
     step(&mut app, 5);
     assert_sound(&mut app);
 }
+
+/// A box collider of this dimension with half size `half` on every axis.
+fn cube(half: f32) -> Collider {
+    #[cfg(not(flock_3d))]
+    return Collider::rectangle(2.0 * half, 2.0 * half);
+    #[cfg(flock_3d)]
+    return Collider::cuboid(2.0 * half, 2.0 * half, 2.0 * half);
+}
+
+#[test]
+fn orca_walkers_keep_out_of_a_static_colliders_outline() {
+    let mut app = app(true);
+    let half = 30.0;
+    let body = 6.0;
+    collider(&mut app, level(0.0, 0.0), cube(half));
+    let orca = Orca {
+        params: OrcaParams {
+            radius: body,
+            clearance: 0.0,
+            ..OrcaParams::default()
+        },
+    };
+    let walkers: Vec<Entity> = (0..5)
+        .map(|i| {
+            let y = -20.0 + 10.0 * i as f32;
+            let arrive = Arrive {
+                target: Target::Point(level(200.0, y)),
+                slow_radius: 40.0,
+                weight: 1.0,
+                speed: None,
+            };
+            boid(&mut app, level(-200.0, y), (arrive, orca))
+        })
+        .collect();
+    let mut nearest = f32::MAX;
+    for _ in 0..500 {
+        step(&mut app, 1);
+        for &walker in &walkers {
+            // The distance from the box's outline (its square around the ground's axes).
+            let p = position(&app, walker);
+            let [x, y] = [p.x, if cfg!(flock_3d) { p[2] } else { p.y }];
+            let outside = Vec2::new(x.abs() - half, y.abs() - half);
+            let distance = outside.max(Vec2::ZERO).length() + outside.max_element().min(0.0);
+            nearest = nearest.min(distance);
+        }
+    }
+    assert!(
+        nearest >= body - 1e-2,
+        "a walker came {nearest} from the collider's outline"
+    );
+    assert!(
+        nearest < body + 5.0,
+        "the walkers passed close by: {nearest}"
+    );
+}

@@ -188,6 +188,12 @@ pub(crate) fn gather_obstacles(
             .iter()
             .map(|(transform, obstacle)| obstacle.at(transform)),
     );
+    sort_shapes(shapes);
+}
+
+/// Shapes in a fixed order whatever order they were found in (by their bounding balls), so a
+/// step's result never depends on the order entities are visited.
+pub(crate) fn sort_shapes(shapes: &mut [Shape]) {
     shapes.sort_by_cached_key(|shape| {
         shape
             .bounding_ball()

@@ -14,6 +14,8 @@
 
 mod avoidance;
 #[cfg(feature = "avian")]
+mod collider_outlines;
+#[cfg(feature = "avian")]
 mod colliders;
 mod collision_avoidance;
 mod combine;
