@@ -386,7 +386,7 @@ mod tests {
         assert!(sun.color.distance(Vec3::new(1000.0, 500.0, 250.0)) < 1e-2);
         let broken = DirectionalLight {
             illuminance: f32::INFINITY,
-            ..light.clone()
+            ..light
         };
         let sun =
             first_sun([(first, &broken, &above), (second, &light, &side)].into_iter()).unwrap();
