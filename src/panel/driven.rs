@@ -66,6 +66,8 @@ pub(super) fn count_and_spawn_limit(
     cpu_boids: usize,
     gpu: &GpuView,
 ) -> (usize, usize) {
+    // Read only with the `gpu` feature.
+    let _ = gpu;
     match choice {
         PanelFlock::Cpu => (cpu_boids, MAX_CPU_SPAWN),
         #[cfg(feature = "gpu")]
