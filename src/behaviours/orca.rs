@@ -20,7 +20,7 @@ use crate::steer::FlockBuffers;
 /// rules and behaviours ask for (its velocity plus this step's acceleration, limited to its
 /// maximum speed) is replaced by the nearest one that avoids every neighbour for
 /// `params.time_horizon` seconds (each boid with `Orca` taking its share) and every
-/// [`Obstacle`] for `params.obstacle_time_horizon`. Boids without `Orca` are avoided as bodies of
+/// [`Obstacle`](crate::Obstacle) for `params.obstacle_time_horizon`. Boids without `Orca` are avoided as bodies of
 /// this boid's radius that do not avoid back.
 ///
 /// Named for the method, as crowd libraries name it; [`AvoidCollisions`](crate::prelude::AvoidCollisions)
