@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 use flock_core::steering::{OrcaObstacles, Shape};
 
-use crate::behaviours::avoidance::{Obstacle, gather_obstacles, sort_shapes};
+use crate::behaviours::avoidance::{Obstacle, sort_shapes};
 
 /// The obstacles ORCA and the contact pass avoid this step.
 #[derive(Resource, Default)]
@@ -29,7 +29,13 @@ pub(crate) fn update_orca_obstacles(
     mut shapes: Local<Vec<Shape>>,
     mut set: ResMut<OrcaObstacleSet>,
 ) {
-    gather_obstacles(&obstacles, &mut shapes);
+    // Sorted once, the colliders' outlines with the obstacles.
+    shapes.clear();
+    shapes.extend(
+        obstacles
+            .iter()
+            .map(|(transform, obstacle)| obstacle.at(transform)),
+    );
     #[cfg(feature = "avian")]
     {
         shapes.extend(colliders.iter().filter_map(|(collider, transform, body)| {
