@@ -49,6 +49,7 @@ mod offset_pursuit;
 mod path;
 mod reported;
 
+#[cfg(feature = "gpu")]
 pub(crate) use avoidance::gather_obstacles;
 pub use avoidance::{AvoidObstacles, AvoidWalls, Obstacle};
 #[cfg(feature = "avian")]
