@@ -133,7 +133,7 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
 }
 
 /// A click sends the selected squad: its leader arrives there.
-impl support::Destination for Arrive {
+impl support::ClickTarget for Arrive {
     fn send_to(&mut self, point: Vec2) {
         self.target = Target::Point(point);
     }

@@ -93,7 +93,7 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
 }
 
 /// A click sends the selected group: it becomes the group's target.
-impl support::Destination for BoidGroup {
+impl support::ClickTarget for BoidGroup {
     fn send_to(&mut self, point: Vec2) {
         self.target = point;
     }

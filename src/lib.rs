@@ -13,6 +13,8 @@ pub mod gpu;
 mod identity;
 pub mod lockstep;
 mod motion;
+#[cfg(feature = "navmesh")]
+mod navigation;
 #[cfg(feature = "panel")]
 pub mod panel;
 mod parallel;
@@ -49,6 +51,11 @@ pub use components::{Acceleration, Boid, Species, SteeringWeights, Velocity};
 pub use dimension::{Banking, MAX_ROLL_RATE};
 pub use identity::{BoidId, BoidIds};
 pub use lockstep::FlockStateHash;
+#[cfg(feature = "navmesh")]
+pub use navigation::{
+    Destination, FlockNavMesh, MAX_NAVMESH_COORDINATE, MAX_OUTLINE_CORNERS, MeshPath, NavMeshError,
+    NavMeshSettings, NavPath, NavStatus, PathFailure,
+};
 pub use parallel::{TaskPoolExecutor, all_cores_for_compute};
 pub use plugin::FlockCorePlugin;
 pub use plugin_group::{BoidsPlugin, FlockPlugins};
@@ -99,6 +106,8 @@ pub mod prelude {
     pub use crate::{BoidColors, BoidPrefab, ClickToSpawn, CursorWorldPosition, FlockRenderPlugin};
     #[cfg(all(feature = "render", not(flock_3d)))]
     pub use crate::{BoidSprite, FlockCamera};
+    #[cfg(feature = "navmesh")]
+    pub use crate::{Destination, FlockNavMesh, NavMeshSettings, NavPath, NavStatus};
     pub use crate::{
         FlockPath, FollowLeader, FollowPath, Formation, FormationMember, OffsetPursuit,
     };

@@ -16,6 +16,7 @@ pub mod gpu;
 mod help;
 pub mod hunt;
 mod input;
+pub mod level;
 pub mod scenes;
 mod selection;
 pub mod stress;
@@ -27,7 +28,7 @@ pub use help::{
     overlay_text, top_left_of_bounds,
 };
 pub use input::{Shortcuts, WorldClicks, pause_on_space, step_on_n};
-pub use selection::{ClickToSend, Destination, Selection};
+pub use selection::{ClickTarget, ClickToSend, Selection};
 
 use std::path::PathBuf;
 use std::time::Duration;

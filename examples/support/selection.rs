@@ -39,7 +39,7 @@ impl Selection {
 }
 
 /// What a click sends somewhere: the selected entity's component that holds where it goes.
-pub trait Destination: Component<Mutability = bevy::ecs::component::Mutable> {
+pub trait ClickTarget: Component<Mutability = bevy::ecs::component::Mutable> {
     /// Makes `point`, where the world was clicked, the destination.
     fn send_to(&mut self, point: Vector);
 }
@@ -55,7 +55,7 @@ impl<D> Default for ClickToSend<D> {
     }
 }
 
-impl<D: Destination> Plugin for ClickToSend<D> {
+impl<D: ClickTarget> Plugin for ClickToSend<D> {
     fn build(&self, app: &mut App) {
         app.insert_resource(ClickToSpawn::OFF).add_systems(
             Update,
@@ -70,7 +70,7 @@ fn select_next(shortcuts: Shortcuts, mut selection: ResMut<Selection>) {
     }
 }
 
-fn send_selected<D: Destination>(
+fn send_selected<D: ClickTarget>(
     clicks: WorldClicks,
     selection: Res<Selection>,
     mut destinations: Query<&mut D>,

@@ -105,8 +105,27 @@ pub enum Obstacle {
 }
 
 impl Obstacle {
-    /// Its outline where `transform` puts it.
-    pub(crate) fn at(&self, transform: &Transform) -> Shape {
+    /// A box along the axes, in the flock's dimension: `Obstacle::Rect` in 2D,
+    /// `Obstacle::Cuboid` in 3D (for code that serves both).
+    pub fn aligned_box(half_size: Vector) -> Self {
+        #[cfg(not(flock_3d))]
+        return Self::Rect { half_size };
+        #[cfg(flock_3d)]
+        return Self::Cuboid { half_size };
+    }
+
+    /// A round obstacle, in the flock's dimension: `Obstacle::Circle` in 2D, `Obstacle::Sphere`
+    /// in 3D.
+    pub fn ball(radius: f32) -> Self {
+        #[cfg(not(flock_3d))]
+        return Self::Circle { radius };
+        #[cfg(flock_3d)]
+        return Self::Sphere { radius };
+    }
+
+    /// Its outline where `transform` puts it (what the behaviours, ORCA and the navigation
+    /// mesh avoid).
+    pub fn at(&self, transform: &Transform) -> Shape {
         let centre = position_of(transform.translation);
         match self {
             #[cfg(not(flock_3d))]

@@ -82,7 +82,8 @@ pub enum BehaviourSystems {
     /// [`Hunt`](crate::Hunt)ers chase while the hunted escape.
     Groups,
     /// Following others: [`FollowPath`], [`FollowLeader`], [`OffsetPursuit`] and
-    /// [`FormationMember`].
+    /// [`FormationMember`]; then, with the `navmesh` feature, the navigation mesh rebuilt if
+    /// the level changed and agents with a `Destination` planning and following their paths.
     Following,
     /// Reports invalid [`MotionLimits`] and [`TurnRate`]s, lets [`ContextSteering`] replace a
     /// boid's forces with its one decision, then combines each boid's [`SteeringForce`] into
@@ -184,6 +185,28 @@ impl Plugin for FlockBehavioursPlugin {
                     .in_set(BehaviourSystems::Orca),
             ),
         );
+        // Agents with a destination plan on the level's navigation mesh (rebuilt first if the
+        // level changed) and follow their paths, after the other ways of following.
+        #[cfg(feature = "navmesh")]
+        {
+            use crate::navigation::{
+                Destination, FlockNavMesh, NavMeshSettings, follow_nav_paths, plan_paths,
+                rebuild_navmesh,
+            };
+            app.init_resource::<NavMeshSettings>()
+                .init_resource::<FlockNavMesh>()
+                .add_systems(
+                    schedule,
+                    (
+                        rebuild_navmesh.run_if(any_with_component::<Destination>),
+                        plan_paths,
+                        follow_nav_paths,
+                    )
+                        .chain()
+                        .after(steer_formations)
+                        .in_set(BehaviourSystems::Following),
+                );
+        }
         // Avian's colliders are dodged with the other obstacles, in the same fixed order.
         #[cfg(feature = "avian")]
         app.add_systems(
@@ -231,4 +254,9 @@ fn register_behaviour_types(app: &mut App) {
     }
     #[cfg(feature = "avian")]
     app.register_type::<AvoidColliders>();
+    #[cfg(feature = "navmesh")]
+    register_types! { app =>
+        crate::navigation::Destination, crate::navigation::NavPath,
+        crate::navigation::NavMeshSettings
+    }
 }

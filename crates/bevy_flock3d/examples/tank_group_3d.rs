@@ -165,7 +165,7 @@ fn setup(
 
 /// A click on the ground (the plugin's cursor position meets the plane y = 0) sends the
 /// selected group there.
-impl support::Destination for BoidGroup {
+impl support::ClickTarget for BoidGroup {
     fn send_to(&mut self, point: Vec3) {
         if point.x.abs() <= GROUND_HALF && point.z.abs() <= GROUND_HALF {
             self.target = point;

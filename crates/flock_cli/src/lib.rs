@@ -27,6 +27,8 @@ macro_rules! dimension {
         #[allow(clippy::duplicate_mod)]
         pub mod kernel_bench;
         #[allow(clippy::duplicate_mod)]
+        pub mod nav_bench;
+        #[allow(clippy::duplicate_mod)]
         pub mod settings;
         #[allow(clippy::duplicate_mod)]
         pub mod simulate;
@@ -39,6 +41,7 @@ pub mod crowd_bench;
 pub mod crowd_circle;
 pub mod input;
 pub mod memory;
+pub mod nav_bench;
 pub mod simulate;
 pub mod soak;
 

@@ -10,7 +10,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use flock_cli::{bench, crowd_bench, crowd_circle, memory, simulate, soak};
+use flock_cli::{bench, crowd_bench, crowd_circle, memory, nav_bench, simulate, soak};
 
 #[derive(Parser)]
 #[command(
@@ -38,6 +38,9 @@ enum Command {
     /// Steps per second of App::update() with every boid avoiding the others by ORCA, against
     /// unaligned collision avoidance.
     CrowdBench(crowd_bench::CrowdBenchArgs),
+    /// A crowd finding its way through a level on the navigation mesh with ORCA: the mesh's
+    /// build, path queries per second, steps per second of App::update() and the crossing time.
+    NavBench(nav_bench::NavBenchArgs),
     /// Peak memory of one flock, in a fresh process (used by `bench --memory`).
     #[command(hide = true)]
     MemoryProbe(memory::ProbeArgs),
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Command::Soak(args) => soak::run(&args),
         Command::CrowdCircle(args) => crowd_circle::run(&args),
         Command::CrowdBench(args) => crowd_bench::run(&args),
+        Command::NavBench(args) => nav_bench::run(&args),
         Command::MemoryProbe(args) => memory::probe(&args),
     };
     match result {
