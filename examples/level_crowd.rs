@@ -21,7 +21,7 @@ const SPEED: f32 = 70.0;
 const WALKER: MotionLimits = support::limits(SPEED, 700.0);
 
 const WALL_COLOUR: Color = Color::srgb(0.95, 0.75, 0.35);
-const MESH_COLOUR: Color = Color::srgba(0.4, 0.6, 1.0, 0.18);
+const MESH_COLOUR: Color = Color::srgba(0.4, 0.6, 1.0, 0.08);
 const PATH_COLOUR: Color = Color::srgb(1.0, 0.4, 0.8);
 
 /// Whether the navigation mesh and a path are drawn (M).
@@ -194,7 +194,7 @@ fn draw_level(
 fn report(
     time: Res<Time>,
     mut trip: ResMut<Trip>,
-    agents: Query<(&Transform, &NavPath)>,
+    agents: Query<(&Transform, &NavPath, &Destination)>,
     mut positions: Local<Vec<Vec2>>,
     mut help: ResMut<support::HelpLine>,
 ) {
@@ -202,17 +202,22 @@ fn report(
     positions.extend(
         agents
             .iter()
-            .map(|(transform, _)| transform.translation.truncate()),
+            .map(|(transform, ..)| transform.translation.truncate()),
     );
+    // Arrived at this trip's place: planned for it (a path planned before the crowd was sent
+    // ends elsewhere).
     let arrived = agents
         .iter()
-        .filter(|(_, path)| path.status() == NavStatus::Arrived)
+        .filter(|(_, path, destination)| {
+            path.status() == NavStatus::Arrived
+                && path
+                    .waypoints()
+                    .last()
+                    .is_some_and(|end| end.distance(destination.point) < 1.0)
+        })
         .count();
     let now = time.elapsed_secs();
     trip.update(now, arrived, level::closest_pair(&positions, 4.0 * RADIUS));
-    let line = format!(
-        "{}. Click to send them; M shows the navigation mesh",
-        trip.summary(now, 2.0 * RADIUS)
-    );
+    let line = format!("{}. Click: send; M: mesh", trip.summary(now, 2.0 * RADIUS));
     help.set_if_neq(support::HelpLine(line));
 }

@@ -197,12 +197,11 @@ impl Trip {
     /// The numbers the scenes show.
     pub fn summary(&self, now: f32, body: f32) -> String {
         let time = match self.all_arrived_after {
-            Some(after) => format!("all there after {after:.1} s"),
-            None => format!("{:.1} s on the way", now - self.sent_at),
+            Some(after) => format!("all in {after:.1} s"),
+            None => format!("{:.1} s", now - self.sent_at),
         };
         format!(
-            "{} of {} arrived, {time} (straight-line bound {:.1} s); closest centres {:.1} \
-             (bodies {body:.0} across)",
+            "{}/{} arrived, {time} (straight line {:.1} s); closest {:.1} (bodies {body:.0})",
             self.arrived, self.crowd, self.bound, self.closest
         )
     }

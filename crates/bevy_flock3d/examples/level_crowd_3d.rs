@@ -37,10 +37,11 @@ fn main() {
         alignment_radius: 6.0 * RADIUS,
         cohesion_radius: 6.0 * RADIUS,
         max_speed: SPEED,
-        // The floor: walkers stay at their height, bounced back at its edges.
+        // The floor, a layer one unit deep at walking height: ORCA in 3D would part a crowd
+        // upwards too; the thin bounds keep the walkers on the floor, apart across it.
         bounds: Bounds {
-            min: Vec3::new(-level::HALF_WIDTH, 0.0, -level::HALF_DEPTH),
-            max: Vec3::new(level::HALF_WIDTH, 4.0 * RADIUS, level::HALF_DEPTH),
+            min: Vec3::new(-level::HALF_WIDTH, STANDING - 0.5, -level::HALF_DEPTH),
+            max: Vec3::new(level::HALF_WIDTH, STANDING + 0.5, level::HALF_DEPTH),
         },
         edges: EdgeMode::Bounce,
         ..FlockConfig::processing()
@@ -210,7 +211,7 @@ fn send_the_crowd(
 fn report(
     time: Res<Time>,
     mut trip: ResMut<Trip>,
-    agents: Query<(&Transform, &NavPath)>,
+    agents: Query<(&Transform, &NavPath, &Destination)>,
     mut positions: Local<Vec<Vec2>>,
     mut help: ResMut<support::HelpLine>,
 ) {
@@ -218,17 +219,22 @@ fn report(
     positions.extend(
         agents
             .iter()
-            .map(|(transform, _)| transform.translation.xz()),
+            .map(|(transform, ..)| transform.translation.xz()),
     );
+    // Arrived at this trip's place: planned for it (a path planned before the crowd was sent
+    // ends elsewhere).
     let arrived = agents
         .iter()
-        .filter(|(_, path)| path.status() == NavStatus::Arrived)
+        .filter(|(_, path, destination)| {
+            path.status() == NavStatus::Arrived
+                && path
+                    .waypoints()
+                    .last()
+                    .is_some_and(|end| end.distance(destination.point) < 1.0)
+        })
         .count();
     let now = time.elapsed_secs();
     trip.update(now, arrived, level::closest_pair(&positions, 4.0 * RADIUS));
-    let line = format!(
-        "{}. Click the floor to send them",
-        trip.summary(now, 2.0 * RADIUS)
-    );
+    let line = format!("{}. Click: send", trip.summary(now, 2.0 * RADIUS));
     help.set_if_neq(support::HelpLine(line));
 }

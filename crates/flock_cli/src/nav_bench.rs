@@ -38,9 +38,19 @@ pub struct NavResult {
     /// The first update (every agent plans) and the median update after it, seconds.
     pub first_update: f64,
     pub update: f64,
-    /// Simulated seconds until every agent had arrived, and the straight-line bound (the
-    /// farthest agent's straight walk at top speed); `None` when not asked or not all arrived.
-    pub crossing: Option<(f32, f32)>,
+    /// The crossing, when asked for.
+    pub crossing: Option<Crossing>,
+}
+
+/// How the crowd crossed its level.
+pub struct Crossing {
+    /// Simulated seconds until 95 % of the agents had arrived, and until all had.
+    pub most: Option<f32>,
+    pub all: Option<f32>,
+    /// How many had arrived when it stopped.
+    pub arrived: usize,
+    /// The straight-line bound: the farthest agent's straight walk at top speed, seconds.
+    pub bound: f32,
 }
 
 /// Runs `flock nav-bench`: one table row per dimension and size.
@@ -58,9 +68,9 @@ pub fn run(args: &NavBenchArgs) -> Result<(), String> {
     );
     println!(
         "| dims | agents | mesh polygons | mesh build ms | path queries/s | first update ms \
-         | steps/s | crossing s | straight-line bound s |"
+         | steps/s | 95 % arrived s | all arrived s | straight-line bound s |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for &dims in &args.dims {
         for &count in &args.counts {
             let result = if dims == 3 {
@@ -68,13 +78,20 @@ pub fn run(args: &NavBenchArgs) -> Result<(), String> {
             } else {
                 crate::dim2::nav_bench::measure(count, args.samples, args.queries, args.cross)
             };
-            let (crossing, bound) = match result.crossing {
-                Some((crossing, bound)) => (format!("{crossing:.1}"), format!("{bound:.1}")),
-                None if args.cross > 0.0 => ("not all".to_string(), "-".to_string()),
-                None => ("-".to_string(), "-".to_string()),
+            let seconds = |time: Option<f32>| time.map_or("-".to_string(), |t| format!("{t:.1}"));
+            let (most, all, bound) = match &result.crossing {
+                Some(crossing) => (
+                    seconds(crossing.most),
+                    crossing.all.map_or_else(
+                        || format!("{} of {count} by {}", crossing.arrived, args.cross),
+                        |t| format!("{t:.1}"),
+                    ),
+                    format!("{:.1}", crossing.bound),
+                ),
+                None => ("-".to_string(), "-".to_string(), "-".to_string()),
             };
             println!(
-                "| {dims} | {count} | {} | {:.1} | {:.0} | {:.1} | {:.1} | {crossing} | {bound} |",
+                "| {dims} | {count} | {} | {:.1} | {:.0} | {:.1} | {:.1} | {most} | {all} | {bound} |",
                 result.polygons,
                 result.build * 1e3,
                 result.queries_per_second,

@@ -13,7 +13,7 @@ use super::plugin::{
     Orca,
 };
 use crate::bench::median;
-use crate::nav_bench::NavResult;
+use crate::nav_bench::{Crossing, NavResult};
 
 /// An agent's radius and top speed, and the floor per agent (the `level_crowd` scene's).
 const RADIUS: f32 = 4.0;
@@ -91,19 +91,38 @@ pub fn measure(count: usize, samples: usize, queries: usize, cross: f32) -> NavR
         agent_radius: RADIUS,
         ..NavMeshSettings::default()
     });
-    for (centre, half) in walls(columns, rows) {
+    let level = walls(columns, rows);
+    for &(centre, half) in &level {
         app.world_mut().spawn((
             Obstacle::aligned_box(floor(half.x, half.y, 4.0 * RADIUS)),
             Transform::from_translation(translation(floor(centre.x, centre.y, RADIUS))),
         ));
     }
-    // Agents on a grid over the left half, each sent to its mirror image in the right half.
-    let spacing = (width / 2.0 * depth / count as f32).sqrt();
-    let per_row = ((width / 2.0) / spacing).floor().max(1.0) as usize;
+    // Agents on a grid over the left half, clear of the walls, each sent to its mirror image in
+    // the right half (the level is symmetric, so that is clear too).
+    let clear = |p: Vec2| {
+        level
+            .iter()
+            .all(|&(centre, half)| ((p - centre).abs() - half).max_element() > 2.0 * RADIUS)
+    };
+    let mut spacing = (width / 2.0 * depth / count as f32).sqrt();
+    let starts = loop {
+        let (across, down) = ((width / 2.0 / spacing) as usize, (depth / spacing) as usize);
+        let slots: Vec<Vec2> = (0..down)
+            .flat_map(|j| (0..across).map(move |i| (i, j)))
+            .map(|(i, j)| {
+                let (i, j) = (i as f32 + 0.5, j as f32 + 0.5);
+                Vec2::new(-width / 2.0 + i * spacing, -depth / 2.0 + j * spacing)
+            })
+            .filter(|&p| clear(p))
+            .collect();
+        if slots.len() >= count {
+            break slots;
+        }
+        spacing *= 0.9;
+    };
     let mut longest = 0.0_f32;
-    for index in 0..count {
-        let (i, j) = ((index % per_row) as f32, (index / per_row) as f32);
-        let start = Vec2::new(-width / 2.0 + (i + 0.5) * spacing, -depth / 2.0 + (j + 0.5) * spacing);
+    for &start in &starts[..count] {
         let goal = Vec2::new(-start.x, start.y);
         longest = longest.max(start.distance(goal));
         app.world_mut().spawn((
@@ -171,7 +190,7 @@ pub fn measure(count: usize, samples: usize, queries: usize, cross: f32) -> NavR
     assert!(found > queries / 2, "only {found} of {queries} paths found");
 
     let crossing = if cross > 0.0 {
-        crowd_crossing(&mut app, start, cross).map(|seconds| (seconds, longest / SPEED))
+        Some(crowd_crossing(&mut app, start, cross, longest / SPEED))
     } else {
         None
     };
@@ -185,19 +204,36 @@ pub fn measure(count: usize, samples: usize, queries: usize, cross: f32) -> NavR
     }
 }
 
-/// Simulated seconds from step `start` (when the agents planned) until every agent has
-/// arrived, stepping at most `limit` seconds from there.
-fn crowd_crossing(app: &mut App, start: u64, limit: f32) -> Option<f32> {
+/// The crossing from step `start` (when the agents planned): stepped until every agent has
+/// arrived, at most `limit` simulated seconds from there.
+fn crowd_crossing(app: &mut App, start: u64, limit: f32, bound: f32) -> Crossing {
     let mut paths = app.world_mut().query::<&NavPath>();
-    let taken = |app: &App| app.world().resource::<FlockClock>().steps_taken() - start;
-    while (taken(app) as f32) < limit * 60.0 {
+    let seconds = |app: &App| {
+        (app.world().resource::<FlockClock>().steps_taken() - start) as f32 / 60.0
+    };
+    let (mut most, mut arrived) = (None, 0);
+    while seconds(app) < limit {
         app.update();
-        if paths
-            .iter(app.world())
-            .all(|path| path.status() == NavStatus::Arrived)
-        {
-            return Some(taken(app) as f32 / 60.0);
+        let (count, total) = paths.iter(app.world()).fold((0, 0), |(arrived, total), path| {
+            (arrived + usize::from(path.status() == NavStatus::Arrived), total + 1)
+        });
+        arrived = count;
+        if most.is_none() && 20 * count >= 19 * total {
+            most = Some(seconds(app));
+        }
+        if count == total {
+            return Crossing {
+                most,
+                all: Some(seconds(app)),
+                arrived,
+                bound,
+            };
         }
     }
-    None
+    Crossing {
+        most,
+        all: None,
+        arrived,
+        bound,
+    }
 }
