@@ -358,18 +358,12 @@ pub fn roomy_settings() -> FlockSettings {
 
 /// A round obstacle: a circle in 2D, a sphere in 3D.
 pub fn ball_obstacle(radius: f32) -> Obstacle {
-    #[cfg(not(flock_3d))]
-    return Obstacle::Circle { radius };
-    #[cfg(flock_3d)]
-    return Obstacle::Sphere { radius };
+    Obstacle::ball(radius)
 }
 
 /// An obstacle along the axes: a rectangle in 2D, a box in 3D.
 pub fn box_obstacle(half_size: Vector) -> Obstacle {
-    #[cfg(not(flock_3d))]
-    return Obstacle::Rect { half_size };
-    #[cfg(flock_3d)]
-    return Obstacle::Cuboid { half_size };
+    Obstacle::aligned_box(half_size)
 }
 
 /// A box that turns with its entity: a rectangle in 2D, a box in 3D.
