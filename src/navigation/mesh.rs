@@ -645,6 +645,22 @@ mod tests {
             FlockNavMesh::default().path(at(0.0, 0.0), at(1.0, 0.0)),
             Err(PathFailure::NoMesh)
         );
+        for bad in [
+            at(f32::NAN, 0.0),
+            at(0.0, f32::INFINITY),
+            at(f32::MAX, -f32::MAX),
+        ] {
+            assert!(!navmesh.contains(bad), "{bad}");
+        }
+        assert_eq!(navmesh.nearest_point(at(f32::NAN, 0.0)), None);
+        assert!(
+            FlockNavMesh::default()
+                .nearest_point(at(0.0, 0.0))
+                .is_none()
+        );
+        // Far out: the nearest walkable point is on the outline, shrunk by the radius.
+        let far = to_plan(navmesh.nearest_point(at(1.0e6, 0.0)).unwrap());
+        assert!((far.x - 98.0).abs() < 0.1, "{far}");
     }
 
     #[test]
