@@ -3,7 +3,7 @@
 
 use crate::containment::ENCLOSURE_BYTES;
 use crate::error::GpuError;
-use crate::grid::MAX_CELLS;
+use crate::grid::{MIN_CELL_CAP, SCAN_BLOCK};
 use crate::layout::BOID_BYTES;
 use crate::obstacles::OBSTACLES_BYTES;
 use crate::points::POINTS_BYTES;
@@ -36,9 +36,9 @@ const UNIFORM_BUFFERS: u32 = 5;
 const fn max(a: u64, b: u64) -> u64 {
     if a > b { a } else { b }
 }
-/// Workgroups the scan dispatches along x: one per block of 1024 of the grid's cell starts
-/// (`SCAN_BLOCK` in shaders/grid.wgsl).
-const SCAN_BLOCKS: u32 = (MAX_CELLS + 1).div_ceil(1024);
+/// Workgroups the scan's second level dispatches along x: one per block of 1024 block totals
+/// (`SCAN_BLOCK` in shaders/grid.wgsl); the first level comes in rows past the device's limit.
+const SCAN_BLOCKS: u32 = SCAN_BLOCK;
 
 /// Whether a device with these limits can run the flock: compute shaders (1024 workgroups
 /// along an axis, for the scan), eight storage buffers per shader stage, 256 invocations per
@@ -88,8 +88,8 @@ pub fn check_limits(limits: &wgpu::Limits) -> Result<(), GpuError> {
             limits.max_uniform_buffer_binding_size,
         ),
         (
-            "bytes per storage buffer binding (the grid's cell starts)",
-            (u64::from(MAX_CELLS) + 1) * 4,
+            "bytes per storage buffer binding (the smallest grid's cell starts)",
+            (MIN_CELL_CAP + 1) * 4,
             limits
                 .max_storage_buffer_binding_size
                 .min(limits.max_buffer_size),
@@ -190,15 +190,16 @@ mod tests {
         };
         assert!(check_limits(&fewer).is_err());
         assert_eq!(max_boids(&fewer), 0);
-        // 64 MiB buffers: the grid's 4 MiB of cell starts fit, and the boids fill the rest.
+        // 64 MiB buffers: the boids fill them (the grid's cells are capped to what fits).
         let small_buffers = wgpu::Limits {
             max_buffer_size: 64 << 20,
             ..wgpu::Limits::default()
         };
         assert_eq!(max_boids(&small_buffers), (64 << 20) / BOID_BYTES);
-        // 1 MiB buffers cannot hold the grid's cell starts: no flock at all, so no boids.
+        // 16 KiB buffers cannot hold the smallest grid's cell starts: no flock at all, so no
+        // boids.
         let tiny_buffers = wgpu::Limits {
-            max_buffer_size: 1 << 20,
+            max_buffer_size: 16 << 10,
             ..wgpu::Limits::default()
         };
         let error = check_limits(&tiny_buffers).unwrap_err();

@@ -10,7 +10,7 @@ use crate::capability::{
 };
 use crate::containment::ENCLOSURE_BYTES;
 use crate::error::GpuError;
-use crate::grid::{GridShape, MAX_CELLS};
+use crate::grid::{CELLS_PER_BOID, GridShape, SCAN_BLOCK, block_sum_entries, cell_cap};
 use crate::layout::{
     BOID_BYTES, BOID_FLOATS, boid_from_floats, boid_to_floats, floats_of, to_bytes,
 };
@@ -25,8 +25,6 @@ use crate::timing::StepTimer;
 mod gameplay;
 mod queries;
 
-/// Grid counts one scan workgroup handles (`SCAN_BLOCK` in shaders/grid.wgsl).
-const SCAN_BLOCK: u32 = 1024;
 /// How long a read-back waits for the device before it gives up rather than hang.
 const READ_BACK_TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -62,8 +60,16 @@ pub struct DeviceFlock {
     layouts: Layouts,
     pipelines: Pipelines,
     params: wgpu::Buffer,
+    /// Each cell's first sorted index (one more entry than cells), sized for the largest grid
+    /// stepped so far, and the scan's block totals for it.
     cell_start: wgpu::Buffer,
     block_sums: wgpu::Buffer,
+    /// How many cell starts `cell_start` holds.
+    cell_entries: u64,
+    /// The most cells the device's storage buffers hold.
+    device_cells: u64,
+    /// Cells the grid may have per boid ([`CELLS_PER_BOID`] unless a test sets it).
+    cells_per_boid: u64,
     boids: BoidBuffers,
     bind_groups: BindGroups,
     timer: Option<StepTimer>,
@@ -109,6 +115,8 @@ struct Pipelines {
     count_boids: wgpu::ComputePipeline,
     scan_blocks: wgpu::ComputePipeline,
     scan_block_sums: wgpu::ComputePipeline,
+    scan_top: wgpu::ComputePipeline,
+    add_top_offsets: wgpu::ComputePipeline,
     add_block_offsets: wgpu::ComputePipeline,
     scatter: wgpu::ComputePipeline,
     order_cells: wgpu::ComputePipeline,
@@ -157,12 +165,13 @@ impl DeviceFlock {
         let pipelines = Pipelines::new(device, &layouts);
         let params = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("flock_gpu params"),
-            size: params_bytes(&config, &GridShape::new(&config, 0.0, 0), 0, 0.0).len() as u64,
+            size: params_bytes(&config, &GridShape::new(&config, 0.0, 1), 0, 0.0).len() as u64,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let cell_start = storage(device, "flock_gpu cell starts", u64::from(MAX_CELLS) + 1, 4);
-        let block_sums = storage(device, "flock_gpu block sums", u64::from(SCAN_BLOCK), 4);
+        let device_cells = device_cells(&limits);
+        let cell_entries = cell_cap(capacity, CELLS_PER_BOID, device_cells) + 1;
+        let [cell_start, block_sums] = cell_buffers(device, cell_entries);
         let boids = BoidBuffers::new(device, capacity);
         let uniform = |label, size| {
             device.create_buffer(&wgpu::BufferDescriptor {
@@ -205,6 +214,9 @@ impl DeviceFlock {
             params,
             cell_start,
             block_sums,
+            cell_entries,
+            device_cells,
+            cells_per_boid: CELLS_PER_BOID,
             boids,
             bind_groups,
             timer: StepTimer::new(device, queue),
@@ -270,7 +282,21 @@ impl DeviceFlock {
     /// test checks that its case spans several scan blocks or widens its cells.
     #[doc(hidden)]
     pub fn grid_cells(&self) -> [u32; 3] {
-        GridShape::new(&self.config, self.reach(), self.count).cells
+        self.grid().cells
+    }
+
+    /// Lets the grid have this many cells per boid (at least one): a test sets it high to run
+    /// the scan's third level with a small flock, which the default reaches only past half a
+    /// million boids.
+    #[doc(hidden)]
+    pub fn set_cells_per_boid(&mut self, cells: u64) {
+        self.cells_per_boid = cells.max(1);
+    }
+
+    /// The grid for the flock as it is.
+    fn grid(&self) -> GridShape {
+        let cap = cell_cap(self.count, self.cells_per_boid, self.device_cells);
+        GridShape::new(&self.config, self.reach(), cap)
     }
 
     /// The farthest any boid looks for another: the flock's radii, its species' and its
@@ -372,7 +398,14 @@ impl DeviceFlock {
         if self.count == 0 {
             return Ok(());
         }
-        let grid = GridShape::new(&self.config, self.reach(), self.count);
+        let grid = self.grid();
+        let entries = u64::from(grid.total()) + 1;
+        if entries > self.cell_entries {
+            // Twice what is needed, so a growing flock seldom grows them again.
+            self.cell_entries = (2 * entries).min(self.device_cells + 1).max(entries);
+            [self.cell_start, self.block_sums] = cell_buffers(&self.device, self.cell_entries);
+            self.bind();
+        }
         let count = self.count as u32;
         self.queue.write_buffer(
             &self.params,
@@ -416,8 +449,13 @@ impl DeviceFlock {
             };
             run(&pipelines.clear_cells, rows(entries));
             run(&pipelines.count_boids, rows(count));
-            run(&pipelines.scan_blocks, [entries.div_ceil(SCAN_BLOCK), 1]);
-            run(&pipelines.scan_block_sums, [1, 1]);
+            // A scan of three levels: blocks of cells (in rows of workgroups past the device's
+            // limit), blocks of their totals, and the top block.
+            let blocks = entries.div_ceil(SCAN_BLOCK);
+            run(&pipelines.scan_blocks, rows(blocks * WORKGROUP_SIZE));
+            run(&pipelines.scan_block_sums, [blocks.div_ceil(SCAN_BLOCK), 1]);
+            run(&pipelines.scan_top, [1, 1]);
+            run(&pipelines.add_top_offsets, rows(blocks));
             run(&pipelines.add_block_offsets, rows(entries));
             run(&pipelines.scatter, rows(count));
             run(&pipelines.order_cells, rows(count));
@@ -521,6 +559,13 @@ impl DeviceFlock {
             encoder.copy_buffer_to_buffer(&self.boids.species, 0, &boids.species, 0, species);
             self.queue.submit([encoder.finish()]);
         }
+        self.boids = boids;
+        self.capacity = capacity;
+        self.bind();
+    }
+
+    /// New bind groups over the flock's buffers, after one of them was replaced.
+    fn bind(&mut self) {
         self.bind_groups = BindGroups::new(
             &self.device,
             &self.layouts,
@@ -533,10 +578,8 @@ impl DeviceFlock {
                 &self.obstacles,
                 &self.enclosure,
             ],
-            &boids,
+            &self.boids,
         );
-        self.boids = boids;
-        self.capacity = capacity;
     }
 }
 
@@ -630,6 +673,27 @@ impl BoidBuffers {
             }),
         }
     }
+}
+
+/// The most cells a device's storage buffers hold (one cell start each, and one more entry).
+fn device_cells(limits: &wgpu::Limits) -> u64 {
+    let largest = limits
+        .max_storage_buffer_binding_size
+        .min(limits.max_buffer_size);
+    (largest / 4).saturating_sub(1)
+}
+
+/// The cell starts (`entries` of them) and the scan's block totals for them.
+fn cell_buffers(device: &wgpu::Device, entries: u64) -> [wgpu::Buffer; 2] {
+    [
+        storage(device, "flock_gpu cell starts", entries, 4),
+        storage(
+            device,
+            "flock_gpu block sums",
+            block_sum_entries(entries),
+            4,
+        ),
+    ]
 }
 
 fn storage(device: &wgpu::Device, label: &str, items: u64, item_bytes: u64) -> wgpu::Buffer {
@@ -816,6 +880,8 @@ impl Pipelines {
             count_boids: pipeline(&grid, "count_boids"),
             scan_blocks: pipeline(&grid, "scan_blocks"),
             scan_block_sums: pipeline(&grid, "scan_block_sums"),
+            scan_top: pipeline(&grid, "scan_top"),
+            add_top_offsets: pipeline(&grid, "add_top_offsets"),
             add_block_offsets: pipeline(&grid, "add_block_offsets"),
             scatter: pipeline(&grid, "scatter"),
             order_cells: pipeline(&grid, "order_cells"),

@@ -4,9 +4,12 @@
 //! [`DeviceFlock`] keeps the boids in storage buffers and runs one step as a few compute passes:
 //!
 //! 1. the uniform grid, rebuilt every step on the device: each boid's cell counted with
-//!    atomics, an exclusive prefix scan of the counts, a scatter of the boids into cell order
-//!    (each cell's boids in index order), so a boid's neighbours are read from contiguous
-//!    memory;
+//!    atomics, an exclusive prefix scan of the counts (three levels, so up to [`MAX_CELLS`]
+//!    cells), a scatter of the boids into cell order (each cell's boids in index order), so a
+//!    boid's neighbours are read from contiguous memory, a row of cells at a time. The grid
+//!    has about two cells per boid at most (and as many as the device's buffers hold): cells
+//!    are one look wide while the cap allows and widen only as far as it needs, so the work
+//!    per boid grows smoothly with the flock;
 //! 2. steering, one invocation per boid: separation, alignment and cohesion over the boids of
 //!    the neighbouring cells, as `flock_core`'s `rule_forces` defines them (radii, weights,
 //!    field of view, force limits, response time), then integration (mass, the speed mode) and

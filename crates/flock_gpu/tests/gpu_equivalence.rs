@@ -1,7 +1,8 @@
 //! The GPU kernel against the CPU kernel: one step from the same state gives the same boids to
 //! within rounding (sums are taken in another order), for every edge mode, speed mode and force
 //! limit, with a field of view, with forces at their limit and many below it; on grids of many
-//! cells (several scan blocks), of cells widened past the radius, and dispatched in rows of
+//! cells (several scan blocks, and past 2^20 cells the scan's third level), of cells widened
+//! past the radius, and dispatched in rows of
 //! workgroups along y as well as x; and 300 steps of 10k boids give a flock that is as aligned
 //! and as tightly packed as the CPU's from the same start.
 //! Velocities are compared to within a share of the maximum speed, positions of the world's
@@ -249,6 +250,23 @@ fn grids_of_many_scan_blocks_widened_cells_and_two_dimensional_dispatches_match_
         gpu.set_groups_per_row(3);
         run(&mut gpu, config, cpu, format!("a 2D dispatch, {regime}"));
         gpu.set_groups_per_row(u32::MAX);
+
+        // More than 2^20 cells (4000 boids allowed 400 cells each, in a world thousands of
+        // radii wide): the scan's third level, and its first level dispatched in rows.
+        let mut wide = config;
+        wide.bounds.max = wide.bounds.min
+            + Vector::splat(match DIMENSIONS {
+                2 => 10_000.0,
+                _ => 1_000.0,
+            });
+        let cpu = Flock::random(4000, &wide, 8);
+        gpu.set_cells_per_boid(400);
+        gpu.set_config(wide).unwrap();
+        gpu.upload(cpu.positions(), cpu.velocities()).unwrap();
+        let cells: u32 = gpu.grid_cells().iter().product();
+        assert!(cells > 1 << 20, "{cells} cells: two scan levels hold them");
+        run(&mut gpu, wide, cpu, format!("{cells} cells, {regime}"));
+        gpu.set_cells_per_boid(2);
     }
 }
 

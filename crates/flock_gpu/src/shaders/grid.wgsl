@@ -63,52 +63,115 @@ fn scan_workgroup(local: u32, value: u32) -> u32 {
     return partial_sums[local] - value;
 }
 
-// Each workgroup scans one block of SCAN_BLOCK counts in place and writes the block's total.
-@compute @workgroup_size(256)
-fn scan_blocks(@builtin(workgroup_id) block: vec3<u32>, @builtin(local_invocation_index) local: u32) {
-    let entries = params.cells.w + 1u;
-    let first = block.x * SCAN_BLOCK + local * SCAN_PER_THREAD;
-    var values: array<u32, 4>;
+// The exclusive prefix sums of one block of SCAN_BLOCK values, SCAN_PER_THREAD of them per
+// invocation: this invocation's `values` become their offsets from the block's start, and the
+// block's total is returned to every invocation.
+fn scan_block(local: u32, values: ptr<function, array<u32, 4>>) -> u32 {
     var total = 0u;
     for (var i = 0u; i < SCAN_PER_THREAD; i++) {
-        var value = 0u;
-        if first + i < entries {
-            value = atomicLoad(&cell_start[first + i]);
-        }
-        values[i] = total;
+        let value = (*values)[i];
+        (*values)[i] = total;
         total += value;
     }
     let before = scan_workgroup(local, total);
     for (var i = 0u; i < SCAN_PER_THREAD; i++) {
+        (*values)[i] += before;
+    }
+    return partial_sums[WORKGROUP_SIZE - 1u];
+}
+
+// The scan has three levels, so the grid may have up to SCAN_BLOCK^3 - 1 cells: the cell
+// counts in blocks of SCAN_BLOCK, the blocks' totals (`block_sums[0..blocks]`) in blocks of
+// SCAN_BLOCK, and the totals of those (`block_sums[blocks..]`, at most SCAN_BLOCK) in one.
+fn level_one_blocks() -> u32 {
+    return (params.cells.w + SCAN_BLOCK) / SCAN_BLOCK;
+}
+
+fn level_two_blocks() -> u32 {
+    return (level_one_blocks() + SCAN_BLOCK - 1u) / SCAN_BLOCK;
+}
+
+// Each workgroup scans one block of SCAN_BLOCK counts in place and writes the block's total.
+// Workgroups may come in rows (more blocks than a dispatch holds along x).
+@compute @workgroup_size(256)
+fn scan_blocks(@builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let block = group.x + group.y * groups.x;
+    // The same for the whole workgroup, so the barriers below stay uniform.
+    if block >= level_one_blocks() {
+        return;
+    }
+    let entries = params.cells.w + 1u;
+    let first = block * SCAN_BLOCK + local * SCAN_PER_THREAD;
+    var values: array<u32, 4>;
+    for (var i = 0u; i < SCAN_PER_THREAD; i++) {
+        values[i] = 0u;
         if first + i < entries {
-            atomicStore(&cell_start[first + i], before + values[i]);
+            values[i] = atomicLoad(&cell_start[first + i]);
         }
     }
-    if local == WORKGROUP_SIZE - 1u {
-        block_sums[block.x] = before + total;
+    let total = scan_block(local, &values);
+    for (var i = 0u; i < SCAN_PER_THREAD; i++) {
+        if first + i < entries {
+            atomicStore(&cell_start[first + i], values[i]);
+        }
+    }
+    if local == 0u {
+        block_sums[block] = total;
     }
 }
 
-// One workgroup scans the block totals in place (at most SCAN_BLOCK of them).
+// The second level: each workgroup scans one block of SCAN_BLOCK block totals in place and
+// writes its own total after them.
 @compute @workgroup_size(256)
-fn scan_block_sums(@builtin(local_invocation_index) local: u32) {
-    let blocks = (params.cells.w + SCAN_BLOCK) / SCAN_BLOCK;
+fn scan_block_sums(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let blocks = level_one_blocks();
+    let first = group.x * SCAN_BLOCK + local * SCAN_PER_THREAD;
+    var values: array<u32, 4>;
+    for (var i = 0u; i < SCAN_PER_THREAD; i++) {
+        values[i] = 0u;
+        if first + i < blocks {
+            values[i] = block_sums[first + i];
+        }
+    }
+    let total = scan_block(local, &values);
+    for (var i = 0u; i < SCAN_PER_THREAD; i++) {
+        if first + i < blocks {
+            block_sums[first + i] = values[i];
+        }
+    }
+    if local == 0u {
+        block_sums[blocks + group.x] = total;
+    }
+}
+
+// The third level: one workgroup scans the second level's totals in place.
+@compute @workgroup_size(256)
+fn scan_top(@builtin(local_invocation_index) local: u32) {
+    let top = level_one_blocks();
+    let count = level_two_blocks();
     let first = local * SCAN_PER_THREAD;
     var values: array<u32, 4>;
-    var total = 0u;
     for (var i = 0u; i < SCAN_PER_THREAD; i++) {
-        var value = 0u;
-        if first + i < blocks {
-            value = block_sums[first + i];
+        values[i] = 0u;
+        if first + i < count {
+            values[i] = block_sums[top + first + i];
         }
-        values[i] = total;
-        total += value;
     }
-    let before = scan_workgroup(local, total);
+    scan_block(local, &values);
     for (var i = 0u; i < SCAN_PER_THREAD; i++) {
-        if first + i < blocks {
-            block_sums[first + i] = before + values[i];
+        if first + i < count {
+            block_sums[top + first + i] = values[i];
         }
+    }
+}
+
+// Each block total becomes the first index of its block of cells.
+@compute @workgroup_size(256)
+fn add_top_offsets(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let block = invocation_index(id, groups);
+    let blocks = level_one_blocks();
+    if block < blocks {
+        block_sums[block] += block_sums[blocks + block / SCAN_BLOCK];
     }
 }
 

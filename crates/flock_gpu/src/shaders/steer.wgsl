@@ -189,6 +189,38 @@ fn wrapped_cell(cell: vec3<i32>) -> vec3<i32> {
     return (cell % cells + cells) % cells;
 }
 
+// A row's cells along x are contiguous in the sorted order, so a boid walks each row of its
+// neighbourhood as one run of boids instead of cell by cell: the run from the first cell's
+// start to the last cell's end. A periodic row that crosses the seam is two runs, the wrapped
+// cell's first where it comes first, so the boids are visited in the cells' order either way.
+// `part` 0 is the first run, 1 the second (empty when the row does not cross the seam).
+fn row_run(y: i32, z: i32, low_x: i32, high_x: i32, part: u32) -> vec2<u32> {
+    let cells = vec3<i32>(params.cells.xyz);
+    let row = cell_index(wrapped_cell(vec3<i32>(0, y, z)));
+    var first = low_x;
+    var last = high_x;
+    if low_x < 0 {
+        // The row starts across the low seam: the last cell, then 0 to high.
+        if part == 0u {
+            first = cells.x - 1;
+            last = cells.x - 1;
+        } else {
+            first = 0;
+        }
+    } else if high_x >= cells.x {
+        // The row ends across the high seam: low to the last cell, then the first cell.
+        if part == 0u {
+            last = cells.x - 1;
+        } else {
+            first = 0;
+            last = 0;
+        }
+    } else if part == 1u {
+        return vec2<u32>(0u, 0u);
+    }
+    return vec2<u32>(cell_start[row + u32(first)], cell_start[row + u32(last) + 1u]);
+}
+
 // The flock's own rules, which every boid follows when there are no species.
 fn flock_rule() -> Rule {
     return Rule(
@@ -249,10 +281,9 @@ fn steer(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) 
     let range = visit_range(cell_coordinate(position));
     for (var z = range[0].z; z <= range[1].z; z++) {
         for (var y = range[0].y; y <= range[1].y; y++) {
-            for (var x = range[0].x; x <= range[1].x; x++) {
-                let cell = cell_index(wrapped_cell(vec3<i32>(x, y, z)));
-                let end = cell_start[cell + 1u];
-                for (var other = cell_start[cell]; other < end; other++) {
+            for (var part = 0u; part < 2u; part++) {
+                let run = row_run(y, z, range[0].x, range[1].x, part);
+                for (var other = run.x; other < run.y; other++) {
                     if other == me {
                         continue;
                     }
