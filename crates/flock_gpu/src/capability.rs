@@ -10,7 +10,8 @@ use crate::points::POINTS_BYTES;
 use crate::species::KINDS_BYTES;
 
 /// Storage buffers the kernel binds to its compute passes (boids, sorted boids, sorted index,
-/// cell of each boid, rank in its cell, scattered index, cell starts, scan block sums): the
+/// each boid's cell and rank in it, the fitted grid, scattered index, cell starts, scan block
+/// sums): the
 /// WebGPU default for `max_storage_buffers_per_shader_stage`.
 pub(crate) const STORAGE_BUFFERS: u32 = 8;
 /// Invocations per workgroup in every pass (`WORKGROUP_SIZE` in shaders/common.wgsl).

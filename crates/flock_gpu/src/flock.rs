@@ -66,6 +66,9 @@ pub struct DeviceFlock {
     block_sums: wgpu::Buffer,
     /// How many cell starts `cell_start` holds.
     cell_entries: u64,
+    /// The grid each step uses, fitted on the device to a free-edge flock's extent
+    /// (`FittedGrid` in shaders/grid.wgsl).
+    fitted: wgpu::Buffer,
     /// The most cells the device's storage buffers hold.
     device_cells: u64,
     /// Cells the grid may have per boid ([`CELLS_PER_BOID`] unless a test sets it).
@@ -112,6 +115,8 @@ struct BindGroups {
 
 struct Pipelines {
     clear_cells: wgpu::ComputePipeline,
+    measure_extent: wgpu::ComputePipeline,
+    fit_grid: wgpu::ComputePipeline,
     count_boids: wgpu::ComputePipeline,
     scan_blocks: wgpu::ComputePipeline,
     scan_block_sums: wgpu::ComputePipeline,
@@ -130,8 +135,8 @@ struct BoidBuffers {
     boids: wgpu::Buffer,
     sorted: wgpu::Buffer,
     sorted_index: wgpu::Buffer,
-    cell_of: wgpu::Buffer,
-    rank: wgpu::Buffer,
+    /// Each boid's cell and rank in it.
+    placement: wgpu::Buffer,
     scattered: wgpu::Buffer,
     /// Each boid's species, in upload order.
     species: wgpu::Buffer,
@@ -172,6 +177,12 @@ impl DeviceFlock {
         let device_cells = device_cells(&limits);
         let cell_entries = cell_cap(capacity, CELLS_PER_BOID, device_cells) + 1;
         let [cell_start, block_sums] = cell_buffers(device, cell_entries);
+        let fitted = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("flock_gpu fitted grid"),
+            size: FITTED_GRID_BYTES,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
         let boids = BoidBuffers::new(device, capacity);
         let uniform = |label, size| {
             device.create_buffer(&wgpu::BufferDescriptor {
@@ -193,6 +204,7 @@ impl DeviceFlock {
                 &params,
                 &cell_start,
                 &block_sums,
+                &fitted,
                 &kinds,
                 &points,
                 &obstacles,
@@ -216,6 +228,7 @@ impl DeviceFlock {
             block_sums,
             cell_entries,
             device_cells,
+            fitted,
             cells_per_boid: CELLS_PER_BOID,
             boids,
             bind_groups,
@@ -448,6 +461,8 @@ impl DeviceFlock {
                 pass.dispatch_workgroups(groups[0], groups[1], 1);
             };
             run(&pipelines.clear_cells, rows(entries));
+            run(&pipelines.measure_extent, rows(count));
+            run(&pipelines.fit_grid, [1, 1]);
             run(&pipelines.count_boids, rows(count));
             // A scan of three levels: blocks of cells (in rows of workgroups past the device's
             // limit), blocks of their totals, and the top block.
@@ -502,7 +517,30 @@ impl DeviceFlock {
         if self.count == 0 {
             return Ok((Vec::new(), Vec::new()));
         }
-        let size = (self.count * BOID_BYTES) as u64;
+        let bytes = self.read_buffer(&self.boids.boids, (self.count * BOID_BYTES) as u64)?;
+        Ok(floats_of(&bytes)
+            .chunks_exact(BOID_FLOATS)
+            .map(boid_from_floats)
+            .unzip())
+    }
+
+    /// The grid the last step used, read back (blocking): where its first cell starts and how
+    /// many cells it has per axis. A test checks that a free-edge flock's grid follows it.
+    #[doc(hidden)]
+    pub fn fitted_grid(&self) -> Result<([f32; 3], [u32; 3]), GpuError> {
+        let bytes = self.read_buffer(&self.fitted, FITTED_GRID_BYTES)?;
+        let word = |index: usize| {
+            let at = index * 4;
+            [bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]
+        };
+        Ok((
+            [0, 1, 2].map(|axis| f32::from_le_bytes(word(axis))),
+            [4, 5, 6].map(|axis| u32::from_le_bytes(word(axis))),
+        ))
+    }
+
+    /// Waits for the device and copies the first `size` bytes of `buffer` back.
+    fn read_buffer(&self, buffer: &wgpu::Buffer, size: u64) -> Result<Vec<u8>, GpuError> {
         let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("flock_gpu read-back"),
             size,
@@ -514,7 +552,7 @@ impl DeviceFlock {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("flock_gpu read-back"),
             });
-        encoder.copy_buffer_to_buffer(&self.boids.boids, 0, &staging, 0, size);
+        encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, size);
         let submission = self.queue.submit([encoder.finish()]);
         let (sender, receiver) = mpsc::channel();
         staging.map_async(wgpu::MapMode::Read, .., move |result| {
@@ -531,12 +569,9 @@ impl DeviceFlock {
             .recv_timeout(READ_BACK_TIMEOUT)
             .map_err(|error| GpuError::Device(error.to_string()))?
             .map_err(|error| GpuError::Device(error.to_string()))?;
-        let floats = floats_of(&staging.get_mapped_range(..));
+        let bytes = staging.get_mapped_range(..).to_vec();
         staging.unmap();
-        Ok(floats
-            .chunks_exact(BOID_FLOATS)
-            .map(boid_from_floats)
-            .unzip())
+        Ok(bytes)
     }
 
     /// Room for at least `count` boids (at most the device's limit, which the callers
@@ -573,6 +608,7 @@ impl DeviceFlock {
                 &self.params,
                 &self.cell_start,
                 &self.block_sums,
+                &self.fitted,
                 &self.kinds,
                 &self.points,
                 &self.obstacles,
@@ -625,6 +661,10 @@ fn check_states(positions: &[Vector], velocities: &[Vector]) -> Result<(), GpuEr
     Ok(())
 }
 
+/// Bytes of the fitted grid (`FittedGrid` in shaders/grid.wgsl: three `vec4`s and six `u32`s,
+/// padded to 16).
+const FITTED_GRID_BYTES: u64 = 80;
+
 /// Workgroups for one invocation per item: one row of up to `per_row` along x, and more rows
 /// along y past it; rows widen as far as needed to keep their number within `limit`.
 fn groups_for(items: u32, per_row: u32, limit: u32) -> [u32; 2] {
@@ -658,8 +698,7 @@ impl BoidBuffers {
                 BOID_BYTES as u64,
             ),
             sorted_index: storage(device, "flock_gpu sorted index", capacity, 4),
-            cell_of: storage(device, "flock_gpu cell of boid", capacity, 4),
-            rank: storage(device, "flock_gpu rank in cell", capacity, 4),
+            placement: storage(device, "flock_gpu cell and rank of boid", capacity, 8),
             scattered: storage(device, "flock_gpu scattered index", capacity, 4),
             species: device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("flock_gpu species"),
@@ -718,6 +757,7 @@ impl Layouts {
             (SORTED, storage),
             (SORTED_INDEX, storage),
             (CELL_START, storage),
+            (FITTED, storage),
         ];
         let uniform = wgpu::BufferBindingType::Uniform;
         let gameplay = [
@@ -740,6 +780,7 @@ const BOIDS: u32 = 1;
 const SORTED: u32 = 2;
 const SORTED_INDEX: u32 = 3;
 const CELL_START: u32 = 6;
+const FITTED: u32 = 5;
 
 fn layout(
     device: &wgpu::Device,
@@ -795,11 +836,12 @@ impl BindGroups {
             params,
             cell_start,
             block_sums,
+            fitted,
             kinds,
             points,
             obstacles,
             enclosure,
-        ]: [&wgpu::Buffer; 7],
+        ]: [&wgpu::Buffer; 8],
         boids: &BoidBuffers,
     ) -> Self {
         let grid = [
@@ -807,8 +849,8 @@ impl BindGroups {
             &boids.boids,
             &boids.sorted,
             &boids.sorted_index,
-            &boids.cell_of,
-            &boids.rank,
+            &boids.placement,
+            fitted,
             cell_start,
             block_sums,
             &boids.scattered,
@@ -820,6 +862,7 @@ impl BindGroups {
             (SORTED, &boids.sorted),
             (SORTED_INDEX, &boids.sorted_index),
             (CELL_START, cell_start),
+            (FITTED, fitted),
         ];
         let gameplay = [
             (0, kinds),
@@ -877,6 +920,8 @@ impl Pipelines {
         };
         Self {
             clear_cells: pipeline(&grid, "clear_cells"),
+            measure_extent: pipeline(&grid, "measure_extent"),
+            fit_grid: pipeline(&grid, "fit_grid"),
             count_boids: pipeline(&grid, "count_boids"),
             scan_blocks: pipeline(&grid, "scan_blocks"),
             scan_block_sums: pipeline(&grid, "scan_block_sums"),

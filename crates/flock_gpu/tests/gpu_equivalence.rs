@@ -312,3 +312,57 @@ fn three_hundred_steps_of_ten_thousand_boids_flock_as_the_cpu_does() {
         "mean nearest-neighbour distance: CPU {cpu_nearest}, GPU {gpu_nearest}"
     );
 }
+
+#[test]
+fn a_free_edge_flock_far_out_of_its_bounds_gets_a_grid_of_its_own_and_matches_the_cpu() {
+    let Some((device, queue)) = device() else {
+        return;
+    };
+    let config = FlockConfig {
+        edges: EdgeMode::Free,
+        separation_radius: 3.0,
+        alignment_radius: 5.0,
+        cohesion_radius: 5.0,
+        ..FlockConfig::default()
+    };
+    // 4000 boids in a square a fifth of the world's side, ten worlds away from the bounds:
+    // clamped into the bounds' edge cells they would all share one.
+    let mut far = config;
+    let side = config.bounds.size() / 5.0;
+    far.bounds.min = config.bounds.max + config.bounds.size() * 10.0;
+    far.bounds.max = far.bounds.min + side;
+    let cpu = Flock::random(4000, &far, 11);
+    let mut gpu = DeviceFlock::new(device, queue, config, 0).unwrap();
+    let (position, velocity) =
+        one_step_differences(&mut gpu, config, cpu, 1.0 / 60.0, "a flock out of bounds");
+    println!("out of bounds: positions differ by {position:.2e}, velocities by {velocity:.2e}");
+    let (origin, cells) = gpu.fitted_grid().unwrap();
+    let configured = gpu.grid_cells();
+    for axis in 0..DIMENSIONS {
+        assert!(
+            (origin[axis] - far.bounds.min[axis]).abs() < side[axis] * 0.01,
+            "the grid starts at {origin:?}, not at the flock ({:?})",
+            far.bounds.min
+        );
+        // As many cells across the flock as the configured grid has across a fifth of the
+        // world, give or take the rounding of the flock's extent.
+        let across = configured[axis] / 5;
+        assert!(
+            cells[axis] + 1 >= across && cells[axis] <= configured[axis],
+            "{cells:?} cells across the flock, {configured:?} configured"
+        );
+    }
+
+    // Inside the bounds, and with edges that keep boids in them, the configured grid.
+    let wrapped = FlockConfig {
+        edges: EdgeMode::Wrap,
+        ..config
+    };
+    let cpu = Flock::random(4000, &wrapped, 12);
+    one_step_differences(&mut gpu, wrapped, cpu, 1.0 / 60.0, "a wrapped flock");
+    let (origin, cells) = gpu.fitted_grid().unwrap();
+    assert_eq!(cells, gpu.grid_cells());
+    for (axis, start) in origin.iter().enumerate().take(DIMENSIONS) {
+        assert_eq!(*start, wrapped.bounds.min[axis]);
+    }
+}

@@ -88,24 +88,32 @@ fn wrap_coordinate(value: f32, low: f32, high: f32) -> f32 {
     return clamp(low + offset, low, high);
 }
 
+// The grid a step uses (shaders/grid.wgsl's `fit_grid`): where cell 0 starts, cells per axis
+// (`w`: in all) and cells per world unit.
+struct GridFit {
+    origin: vec4<f32>,
+    cells: vec4<u32>,
+    cells_per_unit: vec4<f32>,
+}
+
 // The grid coordinate of `point`: wrapped into the world when it is periodic, clamped to the
-// edge cells otherwise (boids outside the bounds share the edge cells; the distance test sorts
+// edge cells otherwise (boids outside the grid share the edge cells; the distance test sorts
 // them out).
-fn cell_coordinate(point: Vector) -> vec3<i32> {
+fn cell_coordinate(grid: GridFit, point: Vector) -> vec3<i32> {
     var cell = vec3<i32>(0);
     for (var axis = 0u; axis < DIMENSIONS; axis++) {
         var value = point[axis];
         if params.periodic != 0u {
             value = wrap_coordinate(value, params.bounds_min[axis], params.bounds_max[axis]);
         }
-        let last = f32(params.cells[axis] - 1u);
-        let scaled = (value - params.bounds_min[axis]) * params.cells_per_unit[axis];
+        let last = f32(grid.cells[axis] - 1u);
+        let scaled = (value - grid.origin[axis]) * grid.cells_per_unit[axis];
         cell[axis] = i32(clamp(floor(scaled), 0.0, last));
     }
     return cell;
 }
 
-fn cell_index(cell: vec3<i32>) -> u32 {
-    let cells = vec3<u32>(params.cells.xyz);
+fn cell_index(grid: GridFit, cell: vec3<i32>) -> u32 {
+    let cells = vec3<u32>(grid.cells.xyz);
     return u32(cell.x) + cells.x * (u32(cell.y) + cells.y * u32(cell.z));
 }

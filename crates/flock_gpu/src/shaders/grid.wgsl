@@ -1,4 +1,5 @@
-// The uniform grid, rebuilt every step: count the boids of each cell with atomics (each boid
+// The uniform grid, rebuilt every step: fit it to the flock (`measure_extent`, `fit_grid`),
+// count the boids of each cell with atomics (each boid
 // keeps its rank in its cell), an exclusive prefix scan of the counts gives each cell's start,
 // a scatter puts each boid's index in its cell's segment, and `order_cells` copies the boids
 // into cell order, so a cell's boids are contiguous.
@@ -13,8 +14,10 @@
 @group(0) @binding(1) var<storage, read_write> boids: array<Boid>;
 @group(0) @binding(2) var<storage, read_write> sorted: array<Boid>;
 @group(0) @binding(3) var<storage, read_write> sorted_index: array<u32>;
-@group(0) @binding(4) var<storage, read_write> cell_of: array<u32>;
-@group(0) @binding(5) var<storage, read_write> rank: array<u32>;
+// Each boid's cell and its rank among the boids the atomics counted into that cell.
+@group(0) @binding(4) var<storage, read_write> placement: array<vec2<u32>>;
+// The grid this step uses, and the flock's extent it is fitted to.
+@group(0) @binding(5) var<storage, read_write> fitted: FittedGrid;
 // Counts, then (after the scan) the first sorted index of each cell; one more entry than
 // cells, which ends up holding the number of boids.
 @group(0) @binding(6) var<storage, read_write> cell_start: array<atomic<u32>>;
@@ -27,11 +30,114 @@ const SCAN_BLOCK: u32 = 1024u; // WORKGROUP_SIZE * SCAN_PER_THREAD
 
 var<workgroup> partial_sums: array<u32, 256>;
 
+struct FittedGrid {
+    grid: GridFit,
+    // The lowest and highest coordinate of any boid on each axis (`ordered_bits`).
+    low: array<atomic<u32>, 3>,
+    high: array<atomic<u32>, 3>,
+}
+
+fn fitted_grid() -> GridFit {
+    return fitted.grid;
+}
+
+// An f32's bits turned so that unsigned order is the numbers' order.
+fn ordered_bits(value: f32) -> u32 {
+    let bits = bitcast<u32>(value);
+    if (bits & 0x80000000u) != 0u {
+        return ~bits;
+    }
+    return bits | 0x80000000u;
+}
+
+fn from_ordered_bits(bits: u32) -> f32 {
+    if (bits & 0x80000000u) != 0u {
+        return bitcast<f32>(bits & 0x7fffffffu);
+    }
+    return bitcast<f32>(~bits);
+}
+
+var<workgroup> lowest: array<u32, 256>;
+var<workgroup> highest: array<u32, 256>;
+
+// With free edges, the lowest and highest coordinate of the flock on each axis: each
+// workgroup reduces its boids', then one atomic per workgroup and axis.
+@compute @workgroup_size(256)
+fn measure_extent(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    if params.edges != EDGE_FREE {
+        return;
+    }
+    let boid = invocation_index(id, groups);
+    for (var axis = 0u; axis < DIMENSIONS; axis++) {
+        var low = 0xffffffffu;
+        var high = 0u;
+        if boid < params.count {
+            let value = boids[boid].position[axis];
+            if is_finite(value) {
+                low = ordered_bits(value);
+                high = low;
+            }
+        }
+        lowest[local] = low;
+        highest[local] = high;
+        workgroupBarrier();
+        for (var half = WORKGROUP_SIZE / 2u; half > 0u; half >>= 1u) {
+            if local < half {
+                lowest[local] = min(lowest[local], lowest[local + half]);
+                highest[local] = max(highest[local], highest[local + half]);
+            }
+            workgroupBarrier();
+        }
+        if local == 0u {
+            atomicMin(&fitted.low[axis], lowest[0]);
+            atomicMax(&fitted.high[axis], highest[0]);
+        }
+        workgroupBarrier();
+    }
+}
+
+// One invocation: the grid for this step. With free edges it covers the flock's extent, so a
+// flock that has drifted out of the bounds keeps its boids apart in cells instead of piling
+// into the edge cells: cells as wide as the configured grid's or wider (never narrower than
+// the farthest look), and no more of them than the configured grid has. Otherwise it is the
+// configured grid.
+@compute @workgroup_size(1)
+fn fit_grid() {
+    var grid = GridFit(params.bounds_min, params.cells, params.cells_per_unit);
+    if params.edges == EDGE_FREE {
+        var total = 1u;
+        for (var axis = 0u; axis < DIMENSIONS; axis++) {
+            let low = from_ordered_bits(atomicLoad(&fitted.low[axis]));
+            let high = from_ordered_bits(atomicLoad(&fitted.high[axis]));
+            let extent = high - low;
+            let most = params.cells[axis];
+            // No boid (the extent is reversed) or one too far out to subtract: the bounds.
+            if is_finite(extent) && extent >= 0.0 {
+                let width = max(extent / f32(most), 1.0 / params.cells_per_unit[axis]);
+                let cells = clamp(u32(ceil(extent / width)), 1u, most);
+                grid.origin[axis] = low;
+                grid.cells[axis] = cells;
+                grid.cells_per_unit[axis] = 1.0 / width;
+            }
+            total *= grid.cells[axis];
+        }
+        grid.cells.w = total;
+    }
+    fitted.grid = grid;
+}
+
 @compute @workgroup_size(256)
 fn clear_cells(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let cell = invocation_index(id, groups);
     if cell <= params.cells.w {
         atomicStore(&cell_start[cell], 0u);
+    }
+    if cell == 0u {
+        // An empty extent, for `measure_extent` to widen.
+        for (var axis = 0u; axis < 3u; axis++) {
+            atomicStore(&fitted.low[axis], 0xffffffffu);
+            atomicStore(&fitted.high[axis], 0u);
+        }
     }
 }
 
@@ -41,9 +147,9 @@ fn count_boids(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgr
     if boid >= params.count {
         return;
     }
-    let cell = cell_index(cell_coordinate(boids[boid].position));
-    cell_of[boid] = cell;
-    rank[boid] = atomicAdd(&cell_start[cell], 1u);
+    let grid = fitted_grid();
+    let cell = cell_index(grid, cell_coordinate(grid, boids[boid].position));
+    placement[boid] = vec2<u32>(cell, atomicAdd(&cell_start[cell], 1u));
 }
 
 // The exclusive prefix sum of `value` over the workgroup (Hillis and Steele); afterwards
@@ -189,7 +295,8 @@ fn scatter(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups
     if boid >= params.count {
         return;
     }
-    scattered[atomicLoad(&cell_start[cell_of[boid]]) + rank[boid]] = boid;
+    let place = placement[boid];
+    scattered[atomicLoad(&cell_start[place.x]) + place.y] = boid;
 }
 
 // One invocation per slot of the scattered order: the boid there goes to its place in index
@@ -201,7 +308,7 @@ fn order_cells(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgr
         return;
     }
     let boid = scattered[slot];
-    let cell = cell_of[boid];
+    let cell = placement[boid].x;
     let first = atomicLoad(&cell_start[cell]);
     let end = atomicLoad(&cell_start[cell + 1u]);
     var place = first;

@@ -16,6 +16,8 @@ override GAMEPLAY: bool = false;
 @group(0) @binding(2) var<storage, read_write> sorted: array<Boid>;
 @group(0) @binding(3) var<storage, read_write> sorted_index: array<u32>;
 @group(0) @binding(6) var<storage, read_write> cell_start: array<u32>;
+// The grid this step's cells were counted on (shaders/grid.wgsl's `fit_grid`).
+@group(0) @binding(5) var<storage, read_write> fitted: GridFit;
 
 // The vector from `here` to `there`: across the seams (the minimum image) when the world wraps.
 fn delta(here: Vector, there: Vector) -> Vector {
@@ -165,11 +167,11 @@ fn apply_edge(boid: ptr<function, Boid>) {
 
 // The first and last cell to visit on each axis around `home`: its neighbours (wrapping round
 // in a periodic world), every cell of an axis with fewer than three, so none is visited twice.
-fn visit_range(home: vec3<i32>) -> array<vec3<i32>, 2> {
+fn visit_range(grid: GridFit, home: vec3<i32>) -> array<vec3<i32>, 2> {
     var low = vec3<i32>(0);
     var high = vec3<i32>(0);
     for (var axis = 0u; axis < DIMENSIONS; axis++) {
-        let cells = i32(params.cells[axis]);
+        let cells = i32(grid.cells[axis]);
         if params.periodic != 0u && cells < 3 {
             low[axis] = 0;
             high[axis] = cells - 1;
@@ -184,8 +186,8 @@ fn visit_range(home: vec3<i32>) -> array<vec3<i32>, 2> {
     return array<vec3<i32>, 2>(low, high);
 }
 
-fn wrapped_cell(cell: vec3<i32>) -> vec3<i32> {
-    let cells = vec3<i32>(params.cells.xyz);
+fn wrapped_cell(grid: GridFit, cell: vec3<i32>) -> vec3<i32> {
+    let cells = vec3<i32>(grid.cells.xyz);
     return (cell % cells + cells) % cells;
 }
 
@@ -194,9 +196,9 @@ fn wrapped_cell(cell: vec3<i32>) -> vec3<i32> {
 // start to the last cell's end. A periodic row that crosses the seam is two runs, the wrapped
 // cell's first where it comes first, so the boids are visited in the cells' order either way.
 // `part` 0 is the first run, 1 the second (empty when the row does not cross the seam).
-fn row_run(y: i32, z: i32, low_x: i32, high_x: i32, part: u32) -> vec2<u32> {
-    let cells = vec3<i32>(params.cells.xyz);
-    let row = cell_index(wrapped_cell(vec3<i32>(0, y, z)));
+fn row_run(grid: GridFit, y: i32, z: i32, low_x: i32, high_x: i32, part: u32) -> vec2<u32> {
+    let cells = vec3<i32>(grid.cells.xyz);
+    let row = cell_index(grid, wrapped_cell(grid, vec3<i32>(0, y, z)));
     var first = low_x;
     var last = high_x;
     if low_x < 0 {
@@ -278,11 +280,12 @@ fn steer(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) 
     var alignment_count = 0.0;
     var cohesion_count = 0.0;
 
-    let range = visit_range(cell_coordinate(position));
+    let grid = fitted;
+    let range = visit_range(grid, cell_coordinate(grid, position));
     for (var z = range[0].z; z <= range[1].z; z++) {
         for (var y = range[0].y; y <= range[1].y; y++) {
             for (var part = 0u; part < 2u; part++) {
-                let run = row_run(y, z, range[0].x, range[1].x, part);
+                let run = row_run(grid, y, z, range[0].x, range[1].x, part);
                 for (var other = run.x; other < run.y; other++) {
                     if other == me {
                         continue;
