@@ -691,6 +691,7 @@ impl BoidBuffers {
         });
         Self {
             boids,
+            // The positions in cell order, then the velocities: as many bytes as the boids.
             sorted: storage(
                 device,
                 "flock_gpu sorted boids",

@@ -12,7 +12,9 @@
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> boids: array<Boid>;
-@group(0) @binding(2) var<storage, read_write> sorted: array<Boid>;
+// The boids in cell order, positions apart from velocities: the positions in the first half,
+// the velocities in the second, so the steering's distance tests read positions only.
+@group(0) @binding(2) var<storage, read_write> sorted: array<Vector>;
 @group(0) @binding(3) var<storage, read_write> sorted_index: array<u32>;
 // Each boid's cell and its rank among the boids the atomics counted into that cell.
 @group(0) @binding(4) var<storage, read_write> placement: array<vec2<u32>>;
@@ -317,6 +319,8 @@ fn order_cells(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgr
             place += 1u;
         }
     }
-    sorted[place] = boids[boid];
+    let copied = boids[boid];
+    sorted[place] = copied.position;
+    sorted[arrayLength(&sorted) / 2u + place] = copied.velocity;
     sorted_index[place] = boid;
 }

@@ -13,7 +13,8 @@ override GAMEPLAY: bool = false;
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> boids: array<Boid>;
-@group(0) @binding(2) var<storage, read_write> sorted: array<Boid>;
+// The boids in cell order, positions apart from velocities (shaders/grid.wgsl).
+@group(0) @binding(2) var<storage, read_write> sorted: array<Vector>;
 @group(0) @binding(3) var<storage, read_write> sorted_index: array<u32>;
 @group(0) @binding(6) var<storage, read_write> cell_start: array<u32>;
 // The grid this step's cells were counted on (shaders/grid.wgsl's `fit_grid`).
@@ -238,7 +239,8 @@ fn steer(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) 
     if me >= params.count {
         return;
     }
-    var boid = sorted[me];
+    let velocities = arrayLength(&sorted) / 2u;
+    var boid = Boid(sorted[me], sorted[velocities + me]);
     let position = boid.position;
     let velocity = usable_velocity(boid.velocity);
     let heading = normalize_or_zero(velocity);
@@ -290,8 +292,8 @@ fn steer(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) 
                     if other == me {
                         continue;
                     }
-                    let neighbour = sorted[other];
-                    let offset = delta(position, neighbour.position);
+                    // Only the position until the neighbour is known to count.
+                    let offset = delta(position, sorted[other]);
                     if mixed {
                         let other_kind = min(species_of[sorted_index[other]], MAX_SPECIES - 1u);
                         if other_kind != kind {
@@ -325,7 +327,7 @@ fn steer(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) 
                         separation_count += 1.0;
                     }
                     if distance_squared < rule.radii_squared.y {
-                        velocity_sum += usable_velocity(neighbour.velocity);
+                        velocity_sum += usable_velocity(sorted[velocities + other]);
                         alignment_count += 1.0;
                     }
                     if distance_squared < rule.radii_squared.z {
@@ -352,10 +354,10 @@ fn steer(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) 
                 if slot == NO_PREY {
                     continue;
                 }
-                let prey_boid = sorted[slot];
                 let hunt = kinds.hunts[kind * MAX_SPECIES + prey];
-                let at = position + delta(position, prey_boid.position);
-                behaviours += hunt.flee_chase.w * pursue(vehicle, at, usable_velocity(prey_boid.velocity), hunt.look_ahead.x);
+                let at = position + delta(position, sorted[slot]);
+                let prey_velocity = usable_velocity(sorted[velocities + slot]);
+                behaviours += hunt.flee_chase.w * pursue(vehicle, at, prey_velocity, hunt.look_ahead.x);
             }
         }
         behaviours += point_forces(vehicle);
