@@ -1,6 +1,6 @@
 //! [`DeviceFlock`]: a flock in storage buffers, stepped by compute passes.
 
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use flock_core::{ConfigError, FlockConfig, Vector};
@@ -57,8 +57,8 @@ pub struct DeviceFlock {
     groups_per_row: u32,
     /// The device's limit of workgroups along one axis.
     groups_per_axis: u32,
-    layouts: Layouts,
-    pipelines: Pipelines,
+    /// The compute pipelines and their layouts, shareable between flocks on one device.
+    compiled: Arc<FlockPipelines>,
     params: wgpu::Buffer,
     /// Each cell's first sorted index (one more entry than cells), sized for the largest grid
     /// stepped so far, and the scan's block totals for it.
@@ -95,6 +95,38 @@ pub struct DeviceFlock {
     /// Whether a slot of the species buffer may hold a species other than 0, so boids given
     /// without species must have theirs written.
     species_written: bool,
+}
+
+/// The flock's compute pipelines and their bind group layouts, compiled for one device.
+///
+/// [`DeviceFlock::new`] compiles them itself, which takes a while on some drivers; an app that
+/// must not stall a frame compiles them beforehand, on another thread, and hands them to
+/// [`DeviceFlock::with_pipelines`] (the Bevy plugin compiles them on its async compute pool
+/// while the app starts). The query passes compile on a flock's first query.
+pub struct FlockPipelines {
+    device: wgpu::Device,
+    layouts: Layouts,
+    pipelines: Pipelines,
+}
+
+impl FlockPipelines {
+    /// Compiles the pipelines for `device`, once it is known to run the flock
+    /// ([`check_limits`](crate::check_limits)); blocking.
+    pub fn new(device: &wgpu::Device) -> Result<Self, GpuError> {
+        check_limits(&device.limits())?;
+        let layouts = Layouts::new(device);
+        let pipelines = Pipelines::new(device, &layouts);
+        Ok(Self {
+            device: device.clone(),
+            layouts,
+            pipelines,
+        })
+    }
+
+    /// The device they were compiled for.
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
 }
 
 /// The grid passes' layout (every buffer), the steering's (the buffers it reads and writes:
@@ -154,6 +186,21 @@ impl DeviceFlock {
         capacity: usize,
     ) -> Result<Self, GpuError> {
         check_config(&config)?;
+        let compiled = Arc::new(FlockPipelines::new(device)?);
+        Self::with_pipelines(compiled, queue, config, capacity)
+    }
+
+    /// [`new`](Self::new) on the device the pipelines were compiled for
+    /// ([`FlockPipelines::new`]), so making the flock compiles nothing; `queue` is that
+    /// device's. Refused as `new` refuses.
+    pub fn with_pipelines(
+        compiled: Arc<FlockPipelines>,
+        queue: &wgpu::Queue,
+        config: FlockConfig,
+        capacity: usize,
+    ) -> Result<Self, GpuError> {
+        check_config(&config)?;
+        let device = &compiled.device.clone();
         let limits = device.limits();
         check_limits(&limits)?;
         let max_capacity = max_boids(&limits);
@@ -166,8 +213,7 @@ impl DeviceFlock {
         // Everything the device is asked for below fits its limits (checked above): wgpu's error
         // scopes are not used, because in Bevy's build of wgpu they are one stack per device
         // shared by every thread, so a scope here could swallow or unbalance the renderer's.
-        let layouts = Layouts::new(device);
-        let pipelines = Pipelines::new(device, &layouts);
+        let layouts = &compiled.layouts;
         let params = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("flock_gpu params"),
             size: params_bytes(&config, &GridShape::new(&config, 0.0, 1), 0, 0.0).len() as u64,
@@ -199,7 +245,7 @@ impl DeviceFlock {
         let enclosure = uniform("flock_gpu enclosure", ENCLOSURE_BYTES);
         let bind_groups = BindGroups::new(
             device,
-            &layouts,
+            layouts,
             [
                 &params,
                 &cell_start,
@@ -221,8 +267,7 @@ impl DeviceFlock {
             max_capacity,
             groups_per_row: groups_per_axis(&limits),
             groups_per_axis: groups_per_axis(&limits),
-            layouts,
-            pipelines,
+            compiled,
             params,
             cell_start,
             block_sums,
@@ -449,7 +494,7 @@ impl DeviceFlock {
                 timestamp_writes,
             });
             pass.set_bind_group(0, &self.bind_groups.grid, &[]);
-            let pipelines = &self.pipelines;
+            let pipelines = &self.compiled.pipelines;
             let steer = if self.has_gameplay() {
                 &pipelines.steer_gameplay
             } else {
@@ -603,7 +648,7 @@ impl DeviceFlock {
     fn bind(&mut self) {
         self.bind_groups = BindGroups::new(
             &self.device,
-            &self.layouts,
+            &self.compiled.layouts,
             [
                 &self.params,
                 &self.cell_start,

@@ -91,7 +91,7 @@ mod timing;
 pub use capability::{MAX_BOIDS, check_limits, max_boids};
 pub use device::{block_on, request_device};
 pub use error::GpuError;
-pub use flock::{DeviceFlock, check_config};
+pub use flock::{DeviceFlock, FlockPipelines, check_config};
 
 /// The kernel's flock under its earlier name, which the Bevy plugin's handle
 /// (`bevy_flock::gpu::GpuFlock`) also has.

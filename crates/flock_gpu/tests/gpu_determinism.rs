@@ -1,6 +1,7 @@
 //! The same results every run on one device: each cell's boids are visited in index order, so
 //! two flocks stepped from the same start give the same buffers bit for bit, whether the
-//! passes are dispatched along one axis or two. `flock_gpu3d` runs the same cases in 3D.
+//! passes are dispatched along one axis or two, and whether the flock compiled its pipelines
+//! or shares ones compiled beforehand. `flock_gpu3d` runs the same cases in 3D.
 
 #[cfg(flock_3d)]
 extern crate flock_gpu3d as flock_gpu;
@@ -71,4 +72,41 @@ fn a_two_dimensional_dispatch_gives_the_same_bits_as_one_along_x() {
         along_x == two_dimensional,
         "a two-dimensional dispatch changed the flock"
     );
+}
+
+#[test]
+fn flocks_sharing_pipelines_compiled_beforehand_step_as_one_that_compiles_its_own() {
+    let (config, start) = crowded();
+    let Some(own) = run(config, &start, 30, None) else {
+        return;
+    };
+    let (device, queue) = common::device().unwrap();
+    let compiled = std::sync::Arc::new(flock_gpu::FlockPipelines::new(device).unwrap());
+    // Two flocks on the same pipelines, stepped in turn: neither disturbs the other.
+    let mut flocks = [0, 1].map(|_| {
+        let shared = std::sync::Arc::clone(&compiled);
+        let mut flock = flock_gpu::DeviceFlock::with_pipelines(shared, queue, config, 0).unwrap();
+        flock.upload(start.positions(), start.velocities()).unwrap();
+        flock
+    });
+    for _ in 0..30 {
+        for flock in &mut flocks {
+            flock.step(1.0 / 60.0).unwrap();
+        }
+    }
+    for flock in &flocks {
+        assert!(flock.device() == compiled.device());
+        let (positions, velocities) = flock.read_back().unwrap();
+        assert!((bits(&positions), bits(&velocities)) == own);
+    }
+
+    // Invalid settings are refused as `new` refuses them.
+    let bad = FlockConfig {
+        max_speed: f32::NAN,
+        ..config
+    };
+    let error = flock_gpu::DeviceFlock::with_pipelines(compiled, queue, bad, 0)
+        .err()
+        .expect("a NaN max speed");
+    assert!(error.to_string().contains("max_speed"), "{error}");
 }
