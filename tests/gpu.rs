@@ -4,7 +4,8 @@
 //! change the count, counts that cannot fit are refused before a boid is made (the device's
 //! limit known from the start, and learnt by a handle inserted later), a device with lower
 //! limits holds exactly what they allow, and one that cannot run the flock stops it with a
-//! reason while the app runs on. `bevy_flock3d` runs the same cases in 3D (`[[test]] path` in
+//! reason while the app runs on; the flock's pipelines compile off the frames, with the boids
+//! spawned meanwhile waiting for them. `bevy_flock3d` runs the same cases in 3D (`[[test]] path` in
 //! its manifest).
 //!
 //! They need a GPU adapter; Mesa's lavapipe is one (`VK_ICD_FILENAMES=
@@ -29,7 +30,10 @@ use bevy_flock::gpu::flock_gpu;
 use bevy_flock::gpu::{GpuFlock, GpuFlockReadback, RenderGpuFlock};
 use bevy_flock::prelude::{BoidsPlugin, FlockClock, FlockSettings, Placement};
 use common::HZ;
-use common::gpu::{FixedRuns, gpu_app, gpu_app_on, gpu_app_with, gpu_available};
+use common::gpu::{
+    FixedRuns, gpu_app, gpu_app_compiling, gpu_app_on, gpu_app_with, gpu_available,
+    wait_for_pipelines,
+};
 
 fn handle(app: &App) -> &GpuFlock {
     app.world().resource::<GpuFlock>()
@@ -580,4 +584,38 @@ fn a_small_devices_limit_is_known_from_the_start_and_holds_exactly() {
     assert_eq!(handle(&app).len(), limit);
     assert_eq!(on_device(&app).len(), limit);
     assert_eq!(handle(&app).stopped(), None);
+}
+
+#[test]
+fn pipelines_compile_off_the_frames_and_boids_spawned_meanwhile_wait_for_them() {
+    if !gpu_available() {
+        return;
+    }
+    let mut flock = GpuFlock::new(config(), 3);
+    assert_eq!(flock.spawn(500, Placement::RandomInBounds), 500);
+    let mut app = gpu_app_compiling(flock, RenderPlugin::default(), ());
+    // Frames run while the pipelines compile (on lavapipe they take a while): no step is taken
+    // and none is run, and the boids are still counted.
+    let mut frames_while_compiling = 0;
+    while on_device(&app).is_compiling() && frames_while_compiling < 1000 {
+        app.update();
+        frames_while_compiling += 1;
+        if !handle(&app).is_ready() {
+            assert_eq!(handle(&app).steps_taken(), 0);
+            assert_eq!(on_device(&app).steps(), 0);
+        }
+        assert_eq!(handle(&app).len(), 500);
+    }
+    wait_for_pipelines(&app);
+    assert!(handle(&app).is_ready());
+    let taken = handle(&app).steps_taken();
+    for _ in 0..10 {
+        app.update();
+    }
+    assert_eq!(on_device(&app).len(), 500);
+    assert!(on_device(&app).kernel().is_some());
+    // From the frame the pipelines are ready on, every fixed step is taken and run.
+    assert_eq!(on_device(&app).steps(), handle(&app).steps_taken());
+    assert!(handle(&app).steps_taken() >= taken + 9);
+    println!("{frames_while_compiling} frames ran while the pipelines compiled");
 }

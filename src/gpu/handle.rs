@@ -1,7 +1,7 @@
 //! [`GpuFlock`]: the main world's handle on the flock that lives on the GPU. It holds no boids,
 //! only the orders for the render world (spawn, clear, settings) and the fixed steps to run.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -84,6 +84,9 @@ pub(crate) struct DeviceReport {
     pub applied: AtomicU64,
     /// Boids on the device after the last applied frame.
     pub count: AtomicUsize,
+    /// Whether the flock's pipelines are compiled, so the render world makes the flock at its
+    /// next frame: steps are handed over only from then on.
+    pub ready: AtomicBool,
     /// Why the flock stopped (a device that cannot run it, a lost device, a failed step).
     pub stopped: Mutex<Option<String>>,
     /// The last answer to a question about the boids near a point, until the handle takes it.
@@ -98,6 +101,7 @@ impl Default for DeviceReport {
             extracted: AtomicU64::new(0),
             applied: AtomicU64::new(0),
             count: AtomicUsize::new(0),
+            ready: AtomicBool::new(false),
             stopped: Mutex::new(None),
             query_answer: Mutex::new(None),
         }
@@ -403,7 +407,16 @@ impl GpuFlock {
         self.max_steps_per_frame = steps.max(1);
     }
 
-    /// Fixed steps handed to the render world so far (those dropped by the cap not counted).
+    /// Whether the device's flock is ready to step: its compute pipelines, compiled on the async
+    /// compute pool from when the plugin finishes (so no frame waits for the driver's
+    /// compiler), are ready, and the flock is made at the next frame. Until then boids and
+    /// orders wait, and fixed steps are not taken.
+    pub fn is_ready(&self) -> bool {
+        self.report.ready.load(Ordering::Acquire)
+    }
+
+    /// Fixed steps handed to the render world so far (those dropped by the cap, and those
+    /// before the device's flock existed, not counted).
     pub fn steps_taken(&self) -> u64 {
         self.steps_taken
     }
@@ -423,7 +436,14 @@ impl GpuFlock {
         self.count_at_extract = self.count;
         self.clear_waiting = false;
         let number = self.report.extracted.fetch_add(1, Ordering::AcqRel) + 1;
-        let steps = self.steps_waiting.min(self.max_steps_per_frame);
+        // Until the device's flock exists there is nothing to step: the fixed steps are let go,
+        // as the cap lets them go, rather than run all at once on the first frame it exists.
+        let ready = self.report.ready.load(Ordering::Acquire);
+        let steps = if ready {
+            self.steps_waiting.min(self.max_steps_per_frame)
+        } else {
+            0
+        };
         self.steps_waiting = 0;
         self.steps_taken += u64::from(steps);
         let config = self.config_changed.then_some(self.config);

@@ -8,6 +8,11 @@
 //! - At each extract the render world takes the handle's orders and the number of fixed steps
 //!   the main world ran since the last frame; before drawing it applies the orders and submits
 //!   that many steps (at most [`GpuFlock::max_steps_per_frame`]) to the render device.
+//! - The flock's compute pipelines compile on Bevy's async compute pool from when the plugin
+//!   finishes, as Bevy's `PipelineCache` compiles its own off the frames (`flock_gpu` is
+//!   engine-free, so it cannot hand them to the cache): no frame waits for the driver's
+//!   compiler. Until they are ready ([`GpuFlock::is_ready`]) boids and orders wait and fixed
+//!   steps are not taken; the flock is made at the first frame after.
 //! - [`GpuFlockReadback`] holds positions and velocities copied back a few frames late, while
 //!   [`GpuFlock::set_readback`] is on.
 //! - Each camera that sees the flock's render layers draws it in one instanced draw from the
@@ -157,6 +162,7 @@ impl Plugin for GpuFlockPlugin {
 
     fn finish(&self, app: &mut App) {
         read_device_limits(app);
+        start_compiling(app);
         add_draw_shader(app);
         // The bundled sprites (2D) or the default bird (3D), as `BoidsPlugin` adds them: both
         // leave a prefab the app chose alone, so adding both plugins is the same as one.
@@ -224,6 +230,26 @@ fn read_device_limits(app: &mut App) {
     }
     if let Some(mut flock) = app.world_mut().get_resource_mut::<GpuFlock>() {
         flock.join(link.0);
+    }
+}
+
+/// Starts compiling the flock's pipelines on the async compute pool while the app starts, where
+/// the device can run the flock (`step_gpu_flock` makes the flock once they are ready).
+fn start_compiling(app: &mut App) {
+    let Some(link) = app.world().get_resource::<GpuDeviceLink>().cloned() else {
+        return;
+    };
+    let Some(device) = app.world().get_resource::<RenderDevice>().cloned() else {
+        return;
+    };
+    if link.0.stopped().is_some() {
+        return;
+    }
+    let Some(render_app) = app.get_sub_app_mut(RenderApp) else {
+        return;
+    };
+    if let Some(mut render_flock) = render_app.world_mut().get_resource_mut::<RenderGpuFlock>() {
+        render_flock.compiling = Some(stepping::compile_pipelines(&device, &link.0));
     }
 }
 

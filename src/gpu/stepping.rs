@@ -7,7 +7,9 @@ use std::sync::atomic::Ordering;
 use bevy::prelude::*;
 use bevy::render::MainWorld;
 use bevy::render::renderer::{RenderDevice, RenderQueue};
-use flock_gpu::{DeviceFlock as KernelFlock, GpuError, NearQuery};
+use bevy::tasks::futures_lite::future;
+use bevy::tasks::{AsyncComputeTaskPool, Task, block_on};
+use flock_gpu::{DeviceFlock as KernelFlock, FlockPipelines, GpuError, NearQuery};
 
 use super::GpuDeviceLink;
 use super::handle::{DeviceReport, FrameOrders, GpuFlock, GpuOrder};
@@ -17,6 +19,10 @@ use super::handle::{DeviceReport, FrameOrders, GpuFlock, GpuOrder};
 pub struct RenderGpuFlock {
     /// The kernel's flock, once made.
     pub(crate) flock: Option<KernelFlock>,
+    /// Its compute pipelines, compiling on the async compute pool from when the plugin
+    /// finishes, so no frame waits for the driver's compiler; the flock is made (and the
+    /// orders given meanwhile applied) at the first frame after they are ready.
+    pub(crate) compiling: Option<Task<Result<FlockPipelines, GpuError>>>,
     /// What the last extract carried over.
     pub(crate) frame: FrameOrders,
     /// Steps run since the flock was made.
@@ -54,6 +60,31 @@ impl RenderGpuFlock {
     pub fn kernel(&self) -> Option<&KernelFlock> {
         self.flock.as_ref()
     }
+
+    /// Whether the flock's pipelines are still compiling (the flock is made, and steps, from
+    /// the first frame after they are ready).
+    pub fn is_compiling(&self) -> bool {
+        self.compiling
+            .as_ref()
+            .is_some_and(|task| !task.is_finished())
+    }
+}
+
+/// Starts compiling the flock's pipelines for `device` on the async compute pool; once they
+/// are ready the report says so, and the main world hands over fixed steps from then on.
+pub(crate) fn compile_pipelines(
+    device: &RenderDevice,
+    report: &Arc<DeviceReport>,
+) -> Task<Result<FlockPipelines, GpuError>> {
+    let device = device.wgpu_device().clone();
+    let report = Arc::clone(report);
+    AsyncComputeTaskPool::get().spawn(async move {
+        let compiled = FlockPipelines::new(&device);
+        if compiled.is_ok() {
+            report.ready.store(true, Ordering::Release);
+        }
+        compiled
+    })
 }
 
 /// In `ExtractSchedule`: takes the main world's orders and steps (the handle forgets them, so
@@ -113,9 +144,33 @@ pub(crate) fn step_gpu_flock(
         return;
     }
     if render_flock.flock.is_none() {
+        let task = render_flock
+            .compiling
+            .get_or_insert_with(|| compile_pipelines(&device, report));
+        let Some(compiled) = block_on(future::poll_once(task)) else {
+            // Still compiling: the orders wait for the flock (the main world hands over no
+            // steps until the pipelines are ready).
+            render_flock.frame = frame;
+            return;
+        };
+        render_flock.compiling = None;
+        let compiled = match compiled {
+            Ok(compiled) if compiled.device() == device.wgpu_device() => compiled,
+            // The render device was replaced meanwhile: compile for the new one.
+            Ok(_) => {
+                render_flock.compiling = Some(compile_pipelines(&device, report));
+                render_flock.frame = frame;
+                return;
+            }
+            Err(error) => {
+                stop(render_flock, report, error.to_string());
+                report.applied.store(frame.number, Ordering::Release);
+                return;
+            }
+        };
         // The settings were checked in the main world, and the first extract carries them.
         let config = frame.config.unwrap_or_default();
-        match KernelFlock::new(device.wgpu_device(), &queue.0, config, 0) {
+        match KernelFlock::with_pipelines(Arc::new(compiled), &queue.0, config, 0) {
             Ok(flock) => render_flock.flock = Some(flock),
             Err(error) => {
                 stop(render_flock, report, error.to_string());

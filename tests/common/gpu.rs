@@ -11,7 +11,7 @@ use bevy::time::TimeUpdateStrategy;
 use bevy::window::ExitCondition;
 use bevy::winit::WinitPlugin;
 use bevy_flock::gpu::flock_gpu;
-use bevy_flock::gpu::{GpuFlock, GpuFlockPlugin};
+use bevy_flock::gpu::{GpuFlock, GpuFlockPlugin, RenderGpuFlock};
 
 use super::HZ;
 
@@ -47,6 +47,18 @@ pub fn gpu_app_with<M>(flock: GpuFlock, plugins: impl Plugins<M>) -> App {
 
 /// [`gpu_app_with`] on a render device made as `render` says (e.g. with lower limits).
 pub fn gpu_app_on<M>(flock: GpuFlock, render: RenderPlugin, plugins: impl Plugins<M>) -> App {
+    let app = gpu_app_compiling(flock, render, plugins);
+    wait_for_pipelines(&app);
+    app
+}
+
+/// [`gpu_app_on`] returned as soon as it is finished, its GPU flock's pipelines maybe still
+/// compiling.
+pub fn gpu_app_compiling<M>(
+    flock: GpuFlock,
+    render: RenderPlugin,
+    plugins: impl Plugins<M>,
+) -> App {
     let mut app = App::new();
     app.add_plugins(
         DefaultPlugins
@@ -77,4 +89,23 @@ pub fn gpu_app_on<M>(flock: GpuFlock, render: RenderPlugin, plugins: impl Plugin
     app.finish();
     app.cleanup();
     app
+}
+
+/// Waits (without updating the app) until the GPU flock's pipelines, compiling on the async
+/// compute pool since the app finished, are ready, so the first update makes the flock and
+/// steps it as a frame of a running game does.
+pub fn wait_for_pipelines(app: &App) {
+    let compiling = || {
+        app.get_sub_app(bevy::render::RenderApp)
+            .and_then(|render| render.world().get_resource::<RenderGpuFlock>())
+            .is_some_and(RenderGpuFlock::is_compiling)
+    };
+    let started = std::time::Instant::now();
+    while compiling() {
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "the GPU flock's pipelines took over 5 minutes to compile"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
