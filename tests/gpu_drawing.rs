@@ -1,7 +1,8 @@
 //! The GPU flock drawn from its boid buffer (feature `gpu`): a camera rendering into an image
 //! that is read back, with boids placed where the test knows. A boid's pixels take the
 //! prefab's colour and the background stays clear elsewhere; a camera on another render layer
-//! draws nothing; MSAA views and both kinds of mesh draw. `bevy_flock3d` runs the same cases
+//! draws nothing; MSAA views and both kinds of mesh draw; in 2D the flock sorts with sprites by
+//! its depth. `bevy_flock3d` runs the same cases
 //! in 3D (`[[test]] path` in its manifest), with meshes instead of sprites.
 //!
 //! They need a GPU adapter (see `common::gpu`): without one each test says so and passes,
@@ -70,6 +71,16 @@ fn draw(
     prefab: impl FnOnce(&mut World) -> BoidPrefab,
     layers: &[RenderLayers],
 ) -> Vec<Pixels> {
+    draw_until(flock, prefab, layers, Pixels::any_lit)
+}
+
+/// [`draw`], with frames running until the first camera's image passes `drawn`.
+fn draw_until(
+    flock: GpuFlock,
+    prefab: impl FnOnce(&mut World) -> BoidPrefab,
+    layers: &[RenderLayers],
+    drawn: impl Fn(&Pixels) -> bool,
+) -> Vec<Pixels> {
     let mut app = gpu_app(flock);
     let world = app.world_mut();
     let prefab = prefab(world);
@@ -99,7 +110,7 @@ fn draw(
     let mut after_first_drawing = None;
     for frame in 0..300 {
         app.update();
-        if after_first_drawing.is_none() && pixels[0].any_lit() {
+        if after_first_drawing.is_none() && drawn(&pixels[0]) {
             after_first_drawing = Some(frame);
         }
         if after_first_drawing.is_some_and(|first| frame >= first + 2) {
@@ -107,7 +118,7 @@ fn draw(
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    panic!("the first camera drew nothing in 300 frames");
+    panic!("the first camera's image was not drawn in 300 frames");
 }
 
 #[cfg(not(flock_3d))]
@@ -316,4 +327,80 @@ fn meshes_without_indices_draw_too() {
         assert!(!is_black(image.at(x, y)), "no bird at ({x}, {y})");
     }
     assert!(is_black(image.at(32, 32)));
+}
+
+/// The 2D flock is one item of the transparent 2D phase at its depth: a sprite above it
+/// covers a boid, a sprite below it is covered, and raised above both it covers them. A depth
+/// that is not finite or far out is refused and the last kept.
+#[cfg(not(flock_3d))]
+#[test]
+fn the_2d_flock_sorts_with_sprites_by_its_depth() {
+    let mut flock = GpuFlock::default();
+    for refused in [f32::NAN, f32::INFINITY, -f32::INFINITY, 1e30] {
+        assert!(flock.set_draw_depth(refused).is_err(), "{refused}");
+        assert_eq!(flock.draw_depth(), 0.0);
+    }
+    if !gpu_available() {
+        return;
+    }
+    let [above, below] = two_boids();
+    let blue = Color::srgb(0.0, 0.0, 1.0);
+    let green = Color::srgb(0.0, 1.0, 0.0);
+    let with_sprites = |world: &mut World| {
+        world.spawn((
+            Sprite::from_color(blue, Vec2::splat(16.0)),
+            Transform::from_translation(above.extend(1.0)),
+        ));
+        world.spawn((
+            Sprite::from_color(green, Vec2::splat(16.0)),
+            Transform::from_translation(below.extend(-1.0)),
+        ));
+        single_colour(Color::srgb(1.0, 0.0, 0.0))(world)
+    };
+    let is = |pixel: [u8; 4], rgb: [u8; 3]| {
+        pixel[..3]
+            .iter()
+            .zip(rgb)
+            .all(|(&got, want)| got.abs_diff(want) <= 2)
+    };
+    let (red, blue, green) = ([255, 0, 0], [0, 0, 255], [0, 255, 0]);
+    let [(x1, y1), (x2, y2)] = BOID_PIXELS;
+
+    // Frames run until the flock and both sprites show (the sprites' pipelines compile
+    // apart from the flock's).
+    let all_drawn = |pixels: &Pixels| {
+        let lit = |x, y| pixels.any_lit() && !is_black(pixels.at(x, y));
+        lit(x1, y1) && lit(x2, y2) && lit(x1 + 6, y1 + 6) && lit(x2 + 6, y2 + 6)
+    };
+    // At z = 0: under the blue sprite, over the green one (whose edge shows beside the boid).
+    let [image] = &draw_until(
+        boids_at(&two_boids()),
+        with_sprites,
+        &[RenderLayers::default()],
+        all_drawn,
+    )[..] else {
+        unreachable!()
+    };
+    assert!(is(image.at(x1, y1), blue), "{:?}", image.at(x1, y1));
+    assert!(is(image.at(x2, y2), red), "{:?}", image.at(x2, y2));
+    assert!(
+        is(image.at(x2 + 6, y2 + 6), green),
+        "{:?}",
+        image.at(x2 + 6, y2 + 6)
+    );
+
+    // Raised to z = 2: over both.
+    let mut raised = boids_at(&two_boids());
+    raised.set_draw_depth(2.0).unwrap();
+    let [image] = &draw_until(raised, with_sprites, &[RenderLayers::default()], all_drawn)[..]
+    else {
+        unreachable!()
+    };
+    assert!(is(image.at(x1, y1), red), "{:?}", image.at(x1, y1));
+    assert!(is(image.at(x2, y2), red), "{:?}", image.at(x2, y2));
+    assert!(
+        is(image.at(x1 + 6, y1 + 6), blue),
+        "{:?}",
+        image.at(x1 + 6, y1 + 6)
+    );
 }

@@ -1,9 +1,10 @@
 //! Drawing the GPU flock straight from its boid buffer: one instanced draw per camera, the
 //! buffer bound as per-instance vertex data, so no boid passes through the CPU.
 //!
-//! - 2D: each boid a quad of the prefab's sprite, turned to its velocity, drawn in the main 2D
-//!   pass before Bevy's sprites and text, which are drawn over the flock (it does not sort
-//!   with them by depth).
+//! - 2D: each boid a quad of the prefab's sprite, turned to its velocity, drawn as one item of
+//!   Bevy's transparent 2D phase at the flock's z ([`GpuFlock::draw_depth`](super::GpuFlock::draw_depth)),
+//!   so it sorts with the app's sprites, text and 2D meshes by depth and is depth-tested
+//!   against the opaque 2D pass, as a sprite is.
 //! - 3D: each boid the prefab's mesh, turned to its velocity with +y up, depth-tested against
 //!   the scene after Bevy's opaque pass, lit as Bevy lights a matte material (Lambert's
 //!   diffuse term, no specular) by the scene's first directional light and its ambient light
@@ -20,40 +21,50 @@ use std::ops::Range;
 use bevy::camera::visibility::RenderLayers;
 use bevy::mesh::VertexBufferLayout;
 use bevy::prelude::*;
-use bevy::render::camera::ExtractedCamera;
-use bevy::render::render_resource::RenderPassDepthStencilAttachment;
 use bevy::render::render_resource::binding_types::uniform_buffer_sized;
 use bevy::render::render_resource::{
     BindGroup, BindGroupEntries, BindGroupLayoutDescriptor, BindGroupLayoutEntries,
     BufferInitDescriptor, BufferUsages, CachedRenderPipelineId, ColorTargetState, ColorWrites,
-    FragmentState, MultisampleState, PipelineCache, PrimitiveState, RenderPassDescriptor,
-    RenderPipeline, RenderPipelineDescriptor, ShaderStages, TextureFormat, VertexAttribute,
-    VertexFormat, VertexState, VertexStepMode,
+    FragmentState, MultisampleState, PipelineCache, PrimitiveState, RenderPipeline,
+    RenderPipelineDescriptor, ShaderStages, TextureFormat, VertexAttribute, VertexFormat,
+    VertexState, VertexStepMode,
 };
-use bevy::render::renderer::{RenderContext, RenderDevice, ViewQuery};
-use bevy::render::view::{ExtractedView, ViewTarget};
+use bevy::render::renderer::RenderDevice;
+use bevy::render::view::ExtractedView;
 use bevy::shader::Shader;
-use flock_gpu::wgpu::RenderPass;
 
 use super::look::{RenderGpuLook, VIEW_UNIFORM_BYTES, ViewScene, view_uniform};
 use super::stepping::RenderGpuFlock;
 
 #[cfg(not(flock_3d))]
-use bevy::render::{
-    render_asset::RenderAssets,
-    render_resource::binding_types::{sampler, texture_2d},
-    render_resource::{BlendState, SamplerBindingType, TextureSampleType},
-    texture::GpuImage,
+use bevy::{
+    core_pipeline::core_2d::{CORE_2D_DEPTH_FORMAT, Transparent2d},
+    math::FloatOrd,
+    render::render_asset::RenderAssets,
+    render::render_phase::{
+        Draw, DrawError, DrawFunctions, PhaseItemExtraIndex, TrackedRenderPass,
+        ViewSortedRenderPhases,
+    },
+    render::render_resource::binding_types::{sampler, texture_2d},
+    render::render_resource::{
+        BlendState, CompareFunction, DepthStencilState, SamplerBindingType, TextureSampleType,
+    },
+    render::sync_world::MainEntity,
+    render::texture::GpuImage,
 };
 #[cfg(flock_3d)]
 use bevy::{
     core_pipeline::core_3d::CORE_3D_DEPTH_FORMAT,
     mesh::MeshVertexBufferLayoutRef,
     pbr::DistanceFog,
+    render::camera::ExtractedCamera,
     render::mesh::{RenderMesh, RenderMeshBufferInfo, allocator::MeshAllocator},
     render::render_asset::RenderAssets,
     render::render_resource::{CompareFunction, DepthStencilState, Face, StoreOp},
+    render::render_resource::{RenderPassDepthStencilAttachment, RenderPassDescriptor},
+    render::renderer::{RenderContext, ViewQuery},
     render::view::ViewDepthTexture,
+    render::view::ViewTarget,
 };
 
 /// The drawing shader, put under this handle when the plugin is finished.
@@ -91,6 +102,10 @@ pub(crate) struct GpuDrawPipelines {
     layout: BindGroupLayoutDescriptor,
     /// `None`: no pipeline can be made for that key (a mesh without normals), logged once.
     pipelines: HashMap<PipelineKey, Option<CachedRenderPipelineId>>,
+    /// This frame's bind group of each view that draws the flock (2D: the phase item's draw
+    /// finds it by its view).
+    #[cfg(not(flock_3d))]
+    view_bind_groups: HashMap<Entity, BindGroup>,
 }
 
 impl Default for GpuDrawPipelines {
@@ -110,6 +125,8 @@ impl Default for GpuDrawPipelines {
         Self {
             layout: BindGroupLayoutDescriptor::new("bevy_flock gpu draw", &entries),
             pipelines: HashMap::new(),
+            #[cfg(not(flock_3d))]
+            view_bind_groups: HashMap::new(),
         }
     }
 }
@@ -149,8 +166,9 @@ impl GpuDrawPipelines {
         look: &RenderGpuLook,
         scene: &ViewScene,
         #[cfg(not(flock_3d))] image: &GpuImage,
-    ) -> Option<(&'c RenderPipeline, BindGroup)> {
-        let pipeline = cache.get_render_pipeline(self.pipeline(cache, key)?)?;
+    ) -> Option<(CachedRenderPipelineId, &'c RenderPipeline, BindGroup)> {
+        let id = self.pipeline(cache, key)?;
+        let pipeline = cache.get_render_pipeline(id)?;
         let uniform = view_uniform_buffer(device, view, look, scene);
         let layout = cache.get_bind_group_layout(&self.layout);
         #[cfg(not(flock_3d))]
@@ -162,7 +180,7 @@ impl GpuDrawPipelines {
         #[cfg(flock_3d)]
         let entries = BindGroupEntries::single(uniform.as_entire_binding());
         let bind_group = device.create_bind_group("bevy_flock gpu draw", &layout, &entries);
-        Some((pipeline, bind_group))
+        Some((id, pipeline, bind_group))
     }
 
     /// The pipeline's description: the boid buffer as per-instance data after the mesh's own
@@ -194,7 +212,14 @@ impl GpuDrawPipelines {
                 species(1),
             ],
             Some(BlendState::ALPHA_BLENDING),
-            None,
+            // As Bevy's sprites: tested against the opaque 2D pass's depth, written by none.
+            Some(DepthStencilState {
+                format: CORE_2D_DEPTH_FORMAT,
+                depth_write_enabled: Some(false),
+                depth_compare: Some(CompareFunction::GreaterEqual),
+                stencil: default(),
+                bias: default(),
+            }),
             None,
         );
         #[cfg(flock_3d)]
@@ -267,47 +292,104 @@ impl GpuDrawPipelines {
     }
 }
 
-/// In the main 2D or 3D pass of each camera: the whole flock in one instanced draw.
+/// In `Queue`: the whole flock as one item of each view's transparent 2D phase, at the flock's
+/// z, for the views that see its layers once its pipeline is compiled; with the view's bind
+/// group for [`DrawGpuFlock`].
 #[cfg(not(flock_3d))]
-pub(crate) fn draw_gpu_flock(
-    view: ViewQuery<(
-        &ExtractedCamera,
-        &ExtractedView,
-        &ViewTarget,
-        &Msaa,
-        Option<&RenderLayers>,
-    )>,
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn queue_gpu_flock(
+    views: Query<(Entity, &ExtractedView, &Msaa, Option<&RenderLayers>)>,
     flock: Res<RenderGpuFlock>,
     look: Res<RenderGpuLook>,
     images: Res<RenderAssets<GpuImage>>,
     cache: Res<PipelineCache>,
+    device: Res<RenderDevice>,
+    draw_functions: Res<DrawFunctions<Transparent2d>>,
+    mut phases: ResMut<ViewSortedRenderPhases<Transparent2d>>,
     mut pipelines: ResMut<GpuDrawPipelines>,
-    mut ctx: RenderContext,
 ) {
-    let (camera, view, target, msaa, layers) = view.into_inner();
-    let (Some((boids, species, instances)), Some(image)) =
-        (boids_to_draw(layers, &look, &flock), images.get(look.image))
-    else {
+    pipelines.view_bind_groups.clear();
+    let Some(draw_function) = draw_functions.read().get_id::<DrawGpuFlock>() else {
         return;
     };
-    let key = PipelineKey {
-        format: target.main_texture_format(),
-        samples: msaa.samples(),
-    };
-    let device = ctx.render_device().clone();
-    let scene = ViewScene::default();
-    let Some((pipeline, bind_group)) =
-        pipelines.ready(&cache, &device, key, view, &look, &scene, image)
-    else {
-        return;
-    };
-    let mut pass = begin_draw(&mut ctx, camera, target, None, pipeline, &bind_group);
-    pass.set_vertex_buffer(0, boids.slice(..));
-    pass.set_vertex_buffer(1, species.slice(..));
-    pass.draw(0..6, instances);
+    for (entity, view, msaa, layers) in &views {
+        let (Some(phase), Some((_, _, instances)), Some(image)) = (
+            phases.get_mut(&view.retained_view_entity),
+            boids_to_draw(layers, &look, &flock),
+            images.get(look.image),
+        ) else {
+            continue;
+        };
+        if instances.is_empty() {
+            continue;
+        }
+        let key = PipelineKey {
+            format: view.target_format,
+            samples: msaa.samples(),
+        };
+        let scene = ViewScene::default();
+        let Some((pipeline, _, bind_group)) =
+            pipelines.ready(&cache, &device, key, view, &look, &scene, image)
+        else {
+            continue;
+        };
+        pipelines.view_bind_groups.insert(entity, bind_group);
+        phase.add_transient(Transparent2d {
+            sort_key: FloatOrd(look.depth),
+            entity: (entity, MainEntity::from(Entity::PLACEHOLDER)),
+            pipeline,
+            draw_function,
+            batch_range: 0..1,
+            // Not a sprite: Bevy's sprite batching starts a new batch after it.
+            extracted_index: usize::MAX,
+            extra_index: PhaseItemExtraIndex::None,
+            indexed: false,
+        });
+    }
 }
 
-/// In the main 2D or 3D pass of each camera: the whole flock in one instanced draw.
+/// The transparent 2D phase's draw of the flock: its pipeline, the view's bind group, the boid
+/// and species buffers as instance data, one quad per boid.
+#[cfg(not(flock_3d))]
+pub(crate) struct DrawGpuFlock;
+
+#[cfg(not(flock_3d))]
+impl Draw<Transparent2d> for DrawGpuFlock {
+    fn draw<'w>(
+        &mut self,
+        world: &'w World,
+        pass: &mut TrackedRenderPass<'w>,
+        view: Entity,
+        item: &Transparent2d,
+    ) -> Result<(), DrawError> {
+        let (Some(cache), Some(pipelines), Some(flock)) = (
+            world.get_resource::<PipelineCache>(),
+            world.get_resource::<GpuDrawPipelines>(),
+            world.get_resource::<RenderGpuFlock>(),
+        ) else {
+            return Err(DrawError::RenderCommandFailure("the GPU flock's resources"));
+        };
+        let (Some(pipeline), Some(bind_group), Some(kernel)) = (
+            cache.get_render_pipeline(item.pipeline),
+            pipelines.view_bind_groups.get(&view),
+            flock.kernel(),
+        ) else {
+            return Ok(());
+        };
+        // The raw pass takes buffers Bevy does not own; it forgets what the tracked pass had
+        // bound, so the sprites after the flock bind theirs again.
+        let pass = pass.wgpu_pass();
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, &**bind_group, &[]);
+        pass.set_vertex_buffer(0, kernel.boid_buffer().slice(..));
+        pass.set_vertex_buffer(1, kernel.species_buffer().slice(..));
+        pass.draw(0..6, 0..flock.len() as u32);
+        Ok(())
+    }
+}
+
+/// In the main 3D pass of each camera, after the opaque pass: the whole flock in one
+/// instanced draw, depth-tested with the scene.
 #[cfg(flock_3d)]
 pub(crate) fn draw_gpu_flock(
     view: ViewQuery<(
@@ -347,7 +429,8 @@ pub(crate) fn draw_gpu_flock(
         ambient: ambient.map(|light| super::look::ambient_of(light.color, light.brightness)),
         fog: fog.cloned(),
     };
-    let Some((pipeline, bind_group)) = pipelines.ready(&cache, &device, key, view, &look, &scene)
+    let Some((_, pipeline, bind_group)) =
+        pipelines.ready(&cache, &device, key, view, &look, &scene)
     else {
         return;
     };
@@ -404,6 +487,7 @@ fn boids_to_draw<'f>(
 
 /// A render pass on the view's main texture (cleared if nothing has drawn to it yet this
 /// frame), limited to the camera's viewport, with the draw's pipeline and bind group set.
+#[cfg(flock_3d)]
 fn begin_draw<'a>(
     ctx: &'a mut RenderContext,
     camera: &ExtractedCamera,
@@ -411,7 +495,7 @@ fn begin_draw<'a>(
     depth: Option<RenderPassDepthStencilAttachment>,
     pipeline: &RenderPipeline,
     bind_group: &BindGroup,
-) -> RenderPass<'a> {
+) -> flock_gpu::wgpu::RenderPass<'a> {
     let color = [Some(target.get_color_attachment())];
     let mut pass = ctx
         .command_encoder()

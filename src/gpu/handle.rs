@@ -63,6 +63,9 @@ pub struct GpuFlock {
     /// Whether a `Clear` waits among the orders (the count is then the orders' alone).
     clear_waiting: bool,
     render_layers: RenderLayers,
+    /// The 2D flock's z.
+    #[cfg(not(flock_3d))]
+    draw_depth: f32,
     gameplay: Gameplay,
 }
 
@@ -172,6 +175,8 @@ impl GpuFlock {
             count_at_extract: 0,
             clear_waiting: false,
             render_layers: RenderLayers::default(),
+            #[cfg(not(flock_3d))]
+            draw_depth: 0.0,
             gameplay: Gameplay::default(),
         };
         // Refused settings were logged; the defaults stand.
@@ -388,6 +393,31 @@ impl GpuFlock {
     /// Draws the flock on these layers from the next frame on.
     pub fn set_render_layers(&mut self, layers: RenderLayers) {
         self.render_layers = layers;
+    }
+
+    /// The 2D flock's z (0 by default): it is drawn at this depth in Bevy's transparent 2D
+    /// phase, sorted with the app's sprites and 2D meshes by their z, so it is drawn over those
+    /// below it and under those above it.
+    #[cfg(not(flock_3d))]
+    pub fn draw_depth(&self) -> f32 {
+        self.draw_depth
+    }
+
+    /// Sets [`GpuFlock::draw_depth`] from the next frame on. Refused, keeping the last: a z
+    /// that is not finite or beyond `FlockConfig::MAX_MAGNITUDE`.
+    #[cfg(not(flock_3d))]
+    pub fn set_draw_depth(&mut self, z: f32) -> Result<(), ConfigError> {
+        if !(z.is_finite() && z.abs() <= FlockConfig::MAX_MAGNITUDE) {
+            let error = ConfigError {
+                field: "draw_depth",
+                value: z,
+                reason: "must be finite and within FlockConfig::MAX_MAGNITUDE",
+            };
+            warn!("GPU flock: {error}; the flock keeps its depth");
+            return Err(error);
+        }
+        self.draw_depth = z;
+        Ok(())
     }
 
     /// Whether read-backs are on.

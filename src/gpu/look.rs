@@ -19,6 +19,9 @@ pub(crate) struct RenderGpuLook {
     /// The sprite's size in world units (2D).
     #[cfg(not(flock_3d))]
     pub size: Vec2,
+    /// The flock's z (2D): it is drawn at it and sorted with sprites by it.
+    #[cfg(not(flock_3d))]
+    pub depth: f32,
     /// The mesh (3D).
     #[cfg(flock_3d)]
     pub mesh: AssetId<Mesh>,
@@ -112,6 +115,8 @@ pub(crate) fn extract_gpu_look(
         .as_deref()
         .map(|flock| flock.species_colors().to_vec())
         .unwrap_or_default();
+    #[cfg(not(flock_3d))]
+    let depth = flock.as_deref().map_or(0.0, GpuFlock::draw_depth);
     #[cfg(flock_3d)]
     {
         look.sun = first_sun(lights.iter());
@@ -122,6 +127,8 @@ pub(crate) fn extract_gpu_look(
         *look = RenderGpuLook {
             layers,
             species_colors,
+            #[cfg(not(flock_3d))]
+            depth,
             #[cfg(flock_3d)]
             sun: look.sun,
             #[cfg(flock_3d)]
@@ -137,6 +144,10 @@ pub(crate) fn extract_gpu_look(
         }
         look.layers = layers;
         look.species_colors = species_colors;
+        #[cfg(not(flock_3d))]
+        {
+            look.depth = depth;
+        }
         return;
     }
     *warned = false;
@@ -145,6 +156,8 @@ pub(crate) fn extract_gpu_look(
         image: prefab.image.id(),
         #[cfg(not(flock_3d))]
         size: prefab.size,
+        #[cfg(not(flock_3d))]
+        depth,
         #[cfg(flock_3d)]
         mesh: prefab.mesh.id(),
         colors: Some(prefab.colors),
@@ -222,7 +235,7 @@ pub(crate) fn view_uniform(
     #[cfg(not(flock_3d))]
     let (shape, lighting) = {
         let _ = scene;
-        ([look.size.x, look.size.y, 0.0, 0.0], [[0.0; 4]; 6])
+        ([look.size.x, look.size.y, look.depth, 0.0], [[0.0; 4]; 6])
     };
     #[cfg(flock_3d)]
     let (shape, lighting) = lighting_words(look, scene);

@@ -16,8 +16,9 @@
 //! - [`GpuFlockReadback`] holds positions and velocities copied back a few frames late, while
 //!   [`GpuFlock::set_readback`] is on.
 //! - Each camera that sees the flock's render layers draws it in one instanced draw from the
-//!   boid buffer, as the app's [`BoidPrefab`](crate::BoidPrefab) says: sprites in 2D (under
-//!   the app's sprites and text), the prefab's mesh in 3D (depth-tested with the scene).
+//!   boid buffer, as the app's [`BoidPrefab`](crate::BoidPrefab) says: sprites in 2D (in
+//!   Bevy's transparent 2D phase, sorted with the app's sprites and text by depth at
+//!   [`GpuFlock::draw_depth`]), the prefab's mesh in 3D (depth-tested with the scene).
 //! - [`follow_cpu_flock`] has it follow the CPU flock's settings and clock, so the tuning
 //!   panel runs it.
 //!
@@ -69,11 +70,6 @@ use bevy::prelude::*;
 use bevy::render::renderer::RenderDevice;
 use bevy::render::{ExtractSchedule, Render, RenderApp, RenderSystems};
 
-#[cfg(not(flock_3d))]
-use bevy::core_pipeline::{
-    Core2d, Core2dSystems,
-    core_2d::{main_opaque_pass_2d, main_transparent_pass_2d},
-};
 #[cfg(flock_3d)]
 use bevy::core_pipeline::{
     Core3d, Core3dSystems,
@@ -88,7 +84,9 @@ pub use stepping::RenderGpuFlock;
 /// The GPU kernel, re-exported: `flock_gpu` in `bevy_flock`, `flock_gpu3d` in `bevy_flock3d`.
 pub use flock_gpu;
 
-use draw::{GpuDrawPipelines, add_draw_shader, draw_gpu_flock};
+#[cfg(flock_3d)]
+use draw::draw_gpu_flock;
+use draw::{GpuDrawPipelines, add_draw_shader};
 use handle::DeviceReport;
 use look::{RenderGpuLook, extract_gpu_look};
 use readback::{read_back_gpu_flock, readback_channel, receive_gpu_readback};
@@ -143,13 +141,7 @@ impl Plugin for GpuFlockPlugin {
                     .in_set(RenderSystems::PrepareResources),
             );
         #[cfg(not(flock_3d))]
-        render_app.add_systems(
-            Core2d,
-            draw_gpu_flock
-                .after(main_opaque_pass_2d)
-                .before(main_transparent_pass_2d)
-                .in_set(Core2dSystems::MainPass),
-        );
+        render_app.add_systems(Render, draw::queue_gpu_flock.in_set(RenderSystems::Queue));
         #[cfg(flock_3d)]
         render_app.add_systems(
             Core3d,
@@ -163,6 +155,16 @@ impl Plugin for GpuFlockPlugin {
     fn finish(&self, app: &mut App) {
         read_device_limits(app);
         start_compiling(app);
+        #[cfg(not(flock_3d))]
+        if let Some(render_app) = app.get_sub_app_mut(RenderApp)
+            && let Some(draw_functions) = render_app
+                .world()
+                .get_resource::<bevy::render::render_phase::DrawFunctions<
+                bevy::core_pipeline::core_2d::Transparent2d,
+            >>()
+        {
+            draw_functions.write().add(draw::DrawGpuFlock);
+        }
         add_draw_shader(app);
         // The bundled sprites (2D) or the default bird (3D), as `BoidsPlugin` adds them: both
         // leave a prefab the app chose alone, so adding both plugins is the same as one.

@@ -176,7 +176,8 @@ fn vertex(
     let world = state.xy + heading * local.x + side * local.y;
 
     var out: Varyings;
-    out.clip = view.clip_from_world * vec4<f32>(world, 0.0, 1.0);
+    // At the flock's depth (`shape.z`), as sprites are at their translation's z.
+    out.clip = view.clip_from_world * vec4<f32>(world, view.shape.z, 1.0);
     // Images run top to bottom: the sprite's top row is at +y.
     out.uv = vec2<f32>(unit.x, 1.0 - unit.y);
     out.color = boid_color(boid, species);
