@@ -9,6 +9,12 @@
 //! the tolerance. [`OrcaCrowd::step`](super::OrcaCrowd::step) then adds the displacement to the
 //! velocities.
 //!
+//! Finding the pairs and each agent's nearby obstacles runs on the caller's [`Executor`], by
+//! chunks of agents in index order: each chunk keeps its own lists, each agent's pairs sorted,
+//! and the lists are joined in chunk order, so they are the same whatever the number of threads
+//! or chunks. The sweeps themselves stay on the calling thread: each push moves the agents the
+//! next pair sees, so their order is part of the result.
+//!
 //! Where we differ from DetourCrowd on purpose: in the plane each push is also partly sideways
 //! ([`ContactPass::slip`]), every pair turned the same way about its midpoint. A crowd pressed
 //! into a symmetric jam (RVO2's Circle) then turns like a roundabout and clears, where plain
@@ -20,6 +26,7 @@ use super::cells::Cells;
 use super::half_planes::nearest_points;
 use super::obstacles::{AsOrcaObstacles, OrcaObstacles};
 use crate::math::Vector;
+use crate::parallel::{Executor, Serial, chunk_len_for};
 use crate::steering::Shape;
 
 /// How the contact pass parts overlapping agents.
@@ -57,6 +64,7 @@ impl Default for ContactPass {
 #[derive(Clone, Debug, Default)]
 pub struct ContactScratch {
     cells: Cells<u32>,
+    /// The pairs within reach of touching, sorted: the order the sweeps part them in.
     pairs: Vec<(u32, u32)>,
     /// The obstacles near each agent at the start of the pass (within its radius and the
     /// margin): `nearby[starts[i]..starts[i + 1]]` for agent `i`, found from `anchors[i]`.
@@ -65,8 +73,24 @@ pub struct ContactScratch {
     anchors: Vec<Vector>,
     /// The obstacles near an agent that moved beyond the margin from its anchor.
     near: Vec<u32>,
+    /// Each chunk's share of the search, kept between passes (there may be more than a pass
+    /// uses: fewer agents or threads leave the rest unused rather than freed).
+    chunks: Vec<Chunk>,
     /// The obstacles built from the shapes given, while they stay the same.
     obstacles: OrcaObstacles,
+}
+
+/// What one chunk of agents finds, on its own thread, before the chunks are joined.
+#[derive(Clone, Debug, Default)]
+struct Chunk {
+    /// The chunk's pairs, sorted (its agents' indexes are consecutive, so sorting each agent's
+    /// own sorts the chunk's).
+    pairs: Vec<(u32, u32)>,
+    /// Where each agent's obstacles start in the chunk's `nearby`.
+    starts: Vec<u32>,
+    nearby: Vec<u32>,
+    /// The obstacle grid's answer for one agent.
+    near: Vec<u32>,
 }
 
 impl ContactPass {
@@ -95,15 +119,31 @@ impl ContactPass {
     /// an agent is pushed out of every shape and open segment among them whose bounding ball
     /// it touches. Returns the largest overlap between two agents left after the last sweep
     /// (0 if none).
+    ///
+    /// On the calling thread; [`separate_on`](Self::separate_on) finds the pairs on an
+    /// executor's threads, with the same result.
     pub fn separate(
         &self,
         agents: &mut [CrowdAgent],
         obstacles: impl AsOrcaObstacles,
         scratch: &mut ContactScratch,
     ) -> f32 {
+        self.separate_on(&Serial, agents, obstacles, scratch)
+    }
+
+    /// [`separate`](Self::separate), finding the pairs and each agent's nearby obstacles (the
+    /// pass's setup) on `executor`'s threads. The result is the same bits for any executor and
+    /// number of threads; the sweeps run on the calling thread.
+    pub fn separate_on(
+        &self,
+        executor: &impl Executor,
+        agents: &mut [CrowdAgent],
+        obstacles: impl AsOrcaObstacles,
+        scratch: &mut ContactScratch,
+    ) -> f32 {
         let mut kept = std::mem::take(&mut scratch.obstacles);
         let worst = obstacles.with_orca_obstacles(&mut kept, |obstacles| {
-            self.separate_from(agents, obstacles, scratch)
+            self.separate_from(executor, agents, obstacles, scratch)
         });
         scratch.obstacles = kept;
         worst
@@ -111,6 +151,7 @@ impl ContactPass {
 
     fn separate_from(
         &self,
+        executor: &impl Executor,
         agents: &mut [CrowdAgent],
         obstacles: &OrcaObstacles,
         scratch: &mut ContactScratch,
@@ -118,18 +159,37 @@ impl ContactPass {
         if !self.is_valid() || agents.len() > u32::MAX as usize {
             return 0.0;
         }
-        let radius = |agent: &CrowdAgent| {
-            let radius = agent.params.radius;
-            (radius.is_finite() && radius > 0.0 && agent.position.is_finite()).then_some(radius)
-        };
-        let largest = agents.iter().filter_map(radius).fold(0.0_f32, f32::max);
+        let largest = agents
+            .iter()
+            .filter_map(body_radius)
+            .fold(0.0_f32, f32::max);
         if largest == 0.0 {
             return 0.0;
         }
         // Pairs within reach of touching, with room for the pushes of one pass.
         let margin = largest;
+        let chunk_len = chunk_len_for(agents.len(), executor.threads());
+        Setup {
+            agents,
+            obstacles,
+            margin,
+            search: 2.0 * largest + margin,
+        }
+        .gather(executor, chunk_len, scratch);
+        self.sweep(agents, obstacles, margin, scratch)
+    }
+
+    /// The sweeps over the pairs and obstacles `scratch` holds, on the calling thread; returns
+    /// the largest overlap left. Not generic, unlike the setup: it is compiled once here, with
+    /// what it calls for every pair and agent inlined, rather than in each caller's crate.
+    fn sweep(
+        &self,
+        agents: &mut [CrowdAgent],
+        obstacles: &OrcaObstacles,
+        margin: f32,
+        scratch: &mut ContactScratch,
+    ) -> f32 {
         let ContactScratch {
-            cells,
             pairs,
             starts,
             nearby,
@@ -137,55 +197,9 @@ impl ContactPass {
             near,
             ..
         } = scratch;
-        cells.build(
-            2.0 * largest + margin,
-            agents.iter().enumerate().map(|(index, agent)| {
-                let position = if radius(agent).is_some() {
-                    agent.position
-                } else {
-                    Vector::NAN
-                };
-                (position, index as u32)
-            }),
-        );
-        pairs.clear();
-        for (index, agent) in agents.iter().enumerate() {
-            let Some(own) = radius(agent) else { continue };
-            let search = 2.0 * largest + margin;
-            cells.nearest_first(agent.position, search, |_, run| {
-                for &other in run {
-                    let them = &agents[other as usize];
-                    if other as usize > index
-                        && let Some(theirs) = radius(them)
-                    {
-                        let reach = own + theirs + margin;
-                        if agent.position.distance_squared(them.position) < reach * reach {
-                            pairs.push((index as u32, other));
-                        }
-                    }
-                }
-                search * search
-            });
-        }
-        pairs.sort_unstable();
-
         let slip = self.sideways_share();
-        // Each agent's nearby obstacles, found once: a sweep looks again only for an agent that
-        // has moved beyond the margin since.
-        starts.clear();
-        nearby.clear();
-        anchors.clear();
         // (Without obstacles a sweep parts the pairs only.)
         let any_obstacles = !obstacles.is_empty();
-        for agent in agents.iter().filter(|_| any_obstacles) {
-            starts.push(nearby.len() as u32);
-            anchors.push(agent.position);
-            if let Some(own) = radius(agent) {
-                obstacles.cells().near(agent.position, own + margin, near);
-                nearby.extend_from_slice(near);
-            }
-        }
-        starts.push(nearby.len() as u32);
         let mut worst = 0.0;
         for _ in 0..self.iterations.min(Self::MAX_ITERATIONS) {
             worst = 0.0_f32;
@@ -211,7 +225,7 @@ impl ContactPass {
                 agents[second].position += push;
             }
             for (index, agent) in agents.iter_mut().enumerate().filter(|_| any_obstacles) {
-                if let Some(own) = radius(agent) {
+                if let Some(own) = body_radius(agent) {
                     let found = Nearby {
                         anchor: anchors[index],
                         margin,
@@ -225,6 +239,130 @@ impl ContactPass {
             }
         }
         worst
+    }
+}
+
+/// An agent's radius, if it takes part in the pass: a finite radius above zero and a finite
+/// position.
+fn body_radius(agent: &CrowdAgent) -> Option<f32> {
+    let radius = agent.params.radius;
+    (radius.is_finite() && radius > 0.0 && agent.position.is_finite()).then_some(radius)
+}
+
+/// What the pass's setup reads: the agents where the pass starts, and the obstacles.
+struct Setup<'a> {
+    agents: &'a [CrowdAgent],
+    obstacles: &'a OrcaObstacles,
+    /// The room left for the pushes of one pass.
+    margin: f32,
+    /// How far a pair may be apart and still be within reach of touching: the grid's cell.
+    search: f32,
+}
+
+impl Setup<'_> {
+    /// Fills `scratch`'s grid, pairs (sorted), and each agent's nearby obstacles with their
+    /// anchors: the grid on the calling thread, the rest by chunks of `chunk_len` agents on
+    /// `executor`, joined in chunk order. Any chunking gives the same lists, as one chunk
+    /// would.
+    fn gather(&self, executor: &impl Executor, chunk_len: usize, scratch: &mut ContactScratch) {
+        let agents = self.agents;
+        let ContactScratch {
+            cells,
+            pairs,
+            starts,
+            nearby,
+            anchors,
+            chunks,
+            ..
+        } = scratch;
+        cells.build(
+            self.search,
+            agents.iter().enumerate().map(|(index, agent)| {
+                let position = if body_radius(agent).is_some() {
+                    agent.position
+                } else {
+                    Vector::NAN
+                };
+                (position, index as u32)
+            }),
+        );
+        let chunk_len = chunk_len.max(1);
+        let count = agents.len().div_ceil(chunk_len);
+        if chunks.len() < count {
+            chunks.resize_with(count, Chunk::default);
+        }
+        let chunks = &mut chunks[..count];
+        let cells = &*cells;
+        executor.for_each_chunk(chunks, 1, |index, chunk| {
+            let first = index * chunk_len;
+            let end = (first + chunk_len).min(agents.len());
+            self.gather_chunk(cells, first..end, &mut chunk[0]);
+        });
+        pairs.clear();
+        starts.clear();
+        nearby.clear();
+        for chunk in chunks.iter() {
+            pairs.extend_from_slice(&chunk.pairs);
+            // The chunk's starts count from its own first obstacle.
+            let offset = nearby.len() as u32;
+            starts.extend(chunk.starts.iter().map(|start| start + offset));
+            nearby.extend_from_slice(&chunk.nearby);
+        }
+        starts.push(nearby.len() as u32);
+        anchors.clear();
+        if !self.obstacles.is_empty() {
+            anchors.extend(agents.iter().map(|agent| agent.position));
+        }
+    }
+
+    /// The pairs of the agents in `range` with those of higher index, and each one's nearby
+    /// obstacles (none at all without obstacles), into `chunk`.
+    fn gather_chunk(&self, cells: &Cells<u32>, range: std::ops::Range<usize>, chunk: &mut Chunk) {
+        let Chunk {
+            pairs,
+            starts,
+            nearby,
+            near,
+        } = chunk;
+        pairs.clear();
+        starts.clear();
+        nearby.clear();
+        let (agents, margin, search) = (self.agents, self.margin, self.search);
+        let any_obstacles = !self.obstacles.is_empty();
+        for index in range {
+            let agent = &agents[index];
+            if any_obstacles {
+                starts.push(nearby.len() as u32);
+            }
+            let Some(own) = body_radius(agent) else {
+                continue;
+            };
+            let first = pairs.len();
+            cells.nearest_first(agent.position, search, |_, run| {
+                for &other in run {
+                    let them = &agents[other as usize];
+                    if other as usize > index
+                        && let Some(theirs) = body_radius(them)
+                    {
+                        let reach = own + theirs + margin;
+                        if agent.position.distance_squared(them.position) < reach * reach {
+                            pairs.push((index as u32, other));
+                        }
+                    }
+                }
+                search * search
+            });
+            // The grid gives them row by row, not by index.
+            pairs[first..].sort_unstable();
+            // Found once: a sweep looks again only for an agent that has moved beyond the
+            // margin since.
+            if any_obstacles {
+                self.obstacles
+                    .cells()
+                    .near(agent.position, own + margin, near);
+                nearby.extend_from_slice(near);
+            }
+        }
     }
 }
 
@@ -347,5 +485,141 @@ fn push_out(agent: &mut CrowdAgent, radius: f32, obstacle: &Shape) {
     });
     if moved.is_finite() {
         agent.position = moved;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parallel::ScopedThreads;
+    use crate::steering::OrcaParams;
+
+    /// A number in `[0, 1)` from SplitMix64, advancing `state`.
+    fn unit(state: &mut u64) -> f32 {
+        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        (z >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    /// `count` agents of radius 0.5 packed about one to a unit of room, every tenth not
+    /// taking part (a position that is not a number).
+    fn agents(count: usize) -> Vec<CrowdAgent> {
+        let side = (count as f32).powf(1.0 / crate::math::DIMENSIONS as f32);
+        let mut state = 3;
+        (0..count)
+            .map(|i| {
+                let mut position = Vector::ZERO;
+                for axis in 0..crate::math::DIMENSIONS {
+                    position[axis] = (unit(&mut state) - 0.5) * side;
+                }
+                if i % 10 == 3 {
+                    position = Vector::NAN;
+                }
+                let params = OrcaParams::rvo2(3.0, 10, 2.0, 1.0, 0.5);
+                CrowdAgent::standing(position, Vector::ZERO, 1.0, params)
+            })
+            .collect()
+    }
+
+    /// Balls over the crowd's middle.
+    fn obstacles() -> OrcaObstacles {
+        let shapes: Vec<Shape> = (0..5)
+            .map(|i| {
+                let centre = Vector::X * (3.0 * i as f32 - 6.0);
+                #[cfg(not(flock_3d))]
+                return Shape::Circle {
+                    centre,
+                    radius: 1.0,
+                };
+                #[cfg(flock_3d)]
+                return Shape::Sphere {
+                    centre,
+                    radius: 1.0,
+                };
+            })
+            .collect();
+        OrcaObstacles::from_shapes(&shapes)
+    }
+
+    /// The setup's lists found the plain way, one agent after another on one thread, every
+    /// pair sorted at the end: `(pairs, starts, nearby)`, and whether the grid gave the pairs
+    /// sorted already.
+    fn plainly(setup: &Setup, cells: &Cells<u32>) -> (Vec<(u32, u32)>, Vec<u32>, Vec<u32>, bool) {
+        let (mut pairs, mut starts, mut nearby, mut near) = (vec![], vec![], vec![], vec![]);
+        for (index, agent) in setup.agents.iter().enumerate() {
+            if !setup.obstacles.is_empty() {
+                starts.push(nearby.len() as u32);
+            }
+            let Some(own) = body_radius(agent) else {
+                continue;
+            };
+            cells.nearest_first(agent.position, setup.search, |_, run| {
+                for &other in run {
+                    let them = &setup.agents[other as usize];
+                    if other as usize > index
+                        && let Some(theirs) = body_radius(them)
+                        && agent.position.distance_squared(them.position)
+                            < (own + theirs + setup.margin).powi(2)
+                    {
+                        pairs.push((index as u32, other));
+                    }
+                }
+                setup.search * setup.search
+            });
+            if !setup.obstacles.is_empty() {
+                setup
+                    .obstacles
+                    .cells()
+                    .near(agent.position, own + setup.margin, &mut near);
+                nearby.extend_from_slice(&near);
+            }
+        }
+        let arrived_sorted = pairs.is_sorted();
+        pairs.sort_unstable();
+        starts.push(nearby.len() as u32);
+        (pairs, starts, nearby, arrived_sorted)
+    }
+
+    #[test]
+    fn chunks_are_joined_into_the_lists_one_thread_finds() {
+        let agents = agents(600);
+        for obstacles in [OrcaObstacles::default(), obstacles()] {
+            let setup = Setup {
+                agents: &agents,
+                obstacles: &obstacles,
+                margin: 0.5,
+                search: 1.5,
+            };
+            let mut scratch = ContactScratch::default();
+            setup.gather(&Serial, agents.len(), &mut scratch);
+            let (pairs, starts, nearby, arrived_sorted) = plainly(&setup, &scratch.cells);
+            assert!(pairs.len() > agents.len(), "{} pairs", pairs.len());
+            // The grid gives some agent's pairs out of index order, so each agent's sort counts.
+            assert!(!arrived_sorted);
+            if !obstacles.is_empty() {
+                assert!(nearby.len() > 10, "{} obstacles near agents", nearby.len());
+            }
+            let anchors: Vec<Vector> = if obstacles.is_empty() {
+                vec![]
+            } else {
+                agents.iter().map(|agent| agent.position).collect()
+            };
+            for chunk_len in [1, 7, 64, 599, 600, 10_000] {
+                for threads in [1, 3] {
+                    setup.gather(&ScopedThreads(threads), chunk_len, &mut scratch);
+                    let at = format!("chunks of {chunk_len} on {threads} threads");
+                    assert_eq!(scratch.pairs, pairs, "{at}");
+                    assert_eq!(scratch.starts, starts, "{at}");
+                    assert_eq!(scratch.nearby, nearby, "{at}");
+                    let same = scratch.anchors.iter().zip(&anchors).all(|(a, b)| {
+                        a.to_array().map(f32::to_bits) == b.to_array().map(f32::to_bits)
+                    });
+                    assert!(same && scratch.anchors.len() == anchors.len(), "{at}");
+                }
+            }
+        }
     }
 }

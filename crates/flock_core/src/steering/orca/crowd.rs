@@ -4,7 +4,8 @@
 //!
 //! The agents are split into chunks run on the caller's [`Executor`]; each chunk has its own
 //! scratch and reads only the snapshot, and each agent's neighbours are ordered by distance and
-//! index, so the result is the same bits for any number of threads.
+//! index, so the result is the same bits for any number of threads. The contact pass finds its
+//! pairs on the same executor, with the same guarantee.
 
 use super::agent::CrowdAgent;
 use super::cells::Cells;
@@ -209,7 +210,7 @@ impl OrcaCrowd {
             self.before.clear();
             self.before
                 .extend(agents.iter().map(|agent| agent.position));
-            contact.separate(agents, obstacles, &mut self.contact);
+            contact.separate_on(executor, agents, obstacles, &mut self.contact);
             for (agent, before) in agents.iter_mut().zip(&self.before) {
                 let velocity = agent.velocity + (agent.position - *before) / time_step;
                 if velocity.is_finite() {
