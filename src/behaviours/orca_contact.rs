@@ -10,6 +10,7 @@ use crate::behaviours::limits::MotionLimits;
 use crate::behaviours::orca::Orca;
 use crate::behaviours::orca_obstacles::OrcaObstacleSet;
 use crate::components::{Boid, Velocity};
+use crate::parallel::compute_pool;
 use crate::dimension::{position_of, set_position};
 use crate::settings::ActiveFlockSettings;
 use crate::steer::FlockBuffers;
@@ -104,7 +105,9 @@ pub(crate) fn part_orca_contacts(
     }
     before.clear();
     before.extend(agents.iter().map(|agent| agent.position));
-    pass.separate(agents, &obstacles.0, scratch);
+    // The pairs and each boid's nearby obstacles are found on the compute pool (the same
+    // lists for any number of threads); the sweeps part them in order.
+    pass.separate_on(&compute_pool(), agents, &obstacles.0, scratch);
     for ((&(_, entity), agent), &was) in order.iter().zip(agents.iter()).zip(before.iter()) {
         if agent.position == was {
             continue;
