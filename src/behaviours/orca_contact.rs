@@ -10,8 +10,8 @@ use crate::behaviours::limits::MotionLimits;
 use crate::behaviours::orca::Orca;
 use crate::behaviours::orca_obstacles::OrcaObstacleSet;
 use crate::components::{Boid, Velocity};
-use crate::parallel::compute_pool;
 use crate::dimension::{position_of, set_position};
+use crate::parallel::compute_pool;
 use crate::settings::ActiveFlockSettings;
 use crate::steer::FlockBuffers;
 

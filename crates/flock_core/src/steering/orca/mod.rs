@@ -47,6 +47,8 @@ mod obstacles;
 mod program;
 #[cfg(flock_3d)]
 mod program_3d;
+#[cfg(test)]
+mod test_random;
 
 pub use agent::CrowdAgent;
 pub use contact::{ContactPass, ContactScratch};
