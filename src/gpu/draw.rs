@@ -2,7 +2,7 @@
 //! buffer bound as per-instance vertex data, so no boid passes through the CPU.
 //!
 //! - 2D: each boid a quad of the prefab's sprite, turned to its velocity, drawn as one item of
-//!   Bevy's transparent 2D phase at the flock's z ([`GpuFlock::draw_depth`](super::GpuFlock::draw_depth)),
+//!   Bevy's transparent 2D phase at the flock's z (`GpuFlock::draw_depth`),
 //!   so it sorts with the app's sprites, text and 2D meshes by depth and is depth-tested
 //!   against the opaque 2D pass, as a sprite is.
 //! - 3D: each boid the prefab's mesh, turned to its velocity with +y up, depth-tested against

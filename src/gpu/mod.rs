@@ -18,7 +18,7 @@
 //! - Each camera that sees the flock's render layers draws it in one instanced draw from the
 //!   boid buffer, as the app's [`BoidPrefab`](crate::BoidPrefab) says: sprites in 2D (in
 //!   Bevy's transparent 2D phase, sorted with the app's sprites and text by depth at
-//!   [`GpuFlock::draw_depth`]), the prefab's mesh in 3D (depth-tested with the scene).
+//!   `GpuFlock::draw_depth`), the prefab's mesh in 3D (depth-tested with the scene).
 //! - [`follow_cpu_flock`] has it follow the CPU flock's settings and clock, so the tuning
 //!   panel runs it.
 //!
