@@ -371,26 +371,27 @@ pub(crate) fn gather_gpu_gameplay(
     points: Query<(Entity, &GlobalTransform, &GpuFlockPoint, Option<&Velocity>)>,
     obstacles: Query<(&Transform, &Obstacle)>,
     mut shapes: Local<Vec<Shape>>,
+    mut found: Local<Vec<(u32, GpuPoint)>>,
+    mut gathered: Local<Vec<GpuPoint>>,
     flock: Option<ResMut<GpuFlock>>,
 ) {
     let Some(mut flock) = flock else {
         return;
     };
-    let mut found: Vec<(Entity, GpuPoint)> = points
-        .iter()
-        .map(|(entity, transform, point, velocity)| {
-            let position = position_of(transform.translation());
-            (
-                entity,
-                point.at(position, velocity.map_or(Vector::ZERO, |v| v.0)),
-            )
-        })
-        .collect();
+    // Kept between frames, so a frame allocates nothing once they have grown.
+    found.clear();
+    found.extend(points.iter().map(|(entity, transform, point, velocity)| {
+        let position = position_of(transform.translation());
+        let point = point.at(position, velocity.map_or(Vector::ZERO, |v| v.0));
+        (entity.index_u32(), point)
+    }));
     // By entity index, so the same entities give the same order every run.
-    found.sort_by_key(|(entity, _)| entity.index_u32());
-    let found: Vec<GpuPoint> = found.into_iter().map(|(_, point)| point).collect();
+    found.sort_by_key(|(index, _)| *index);
+    gathered.clear();
+    gathered.extend(found.iter().map(|(_, point)| *point));
+    let found = &*gathered;
     let play = flock.gameplay_mut();
-    if found != play.points {
+    if *found != play.points {
         let checked = if found.len() > MAX_POINTS {
             Err(GpuError::TooMany {
                 what: "points (entities with GpuFlockPoint)",
@@ -398,11 +399,11 @@ pub(crate) fn gather_gpu_gameplay(
                 limit: MAX_POINTS,
             })
         } else {
-            flock_gpu::check_points(&found)
+            flock_gpu::check_points(found)
         };
         match checked {
             Ok(()) => {
-                play.points = found;
+                play.points.clone_from(found);
                 play.points_changed = true;
                 play.refused_points = None;
             }
@@ -417,7 +418,7 @@ pub(crate) fn gather_gpu_gameplay(
     if *shapes != play.obstacles {
         match flock_gpu::check_obstacles(&shapes, &avoidance) {
             Ok(()) => {
-                play.obstacles = shapes.clone();
+                play.obstacles.clone_from(&*shapes);
                 play.obstacles_changed = true;
                 play.refused_obstacles = None;
             }
