@@ -13,7 +13,7 @@ extern crate flock_core3d as kernel;
 
 mod common;
 
-use common::{aligned_box, ball};
+use common::{aligned_box, ball, unit};
 use kernel::parallel::{ScopedThreads, Serial};
 use kernel::steering::{
     ContactPass, ContactScratch, CrowdAgent, OrcaCrowd, OrcaObstacles, OrcaParams, Shape,
@@ -21,16 +21,6 @@ use kernel::steering::{
 use kernel::{DIMENSIONS, Vector};
 
 const THREADS: [usize; 5] = [1, 2, 3, 4, 7];
-
-/// A number in `[0, 1)` from SplitMix64, advancing `state`.
-fn unit(state: &mut u64) -> f32 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^= z >> 31;
-    (z >> 40) as f32 / (1u64 << 24) as f32
-}
 
 /// The side of the square (cube) that holds `count` agents about one unit of room each: radii
 /// of 0.4 to 0.8 overlap everywhere.

@@ -11,21 +11,14 @@ extern crate flock_core as kernel;
 #[cfg(flock_3d)]
 extern crate flock_core3d as kernel;
 
+mod common;
+
+use common::unit;
 use kernel::parallel::{ScopedThreads, Serial};
 use kernel::steering::{
     CrowdAgent, OrcaAgent, OrcaCrowd, OrcaNeighbour, OrcaParams, OrcaScratch, Shape, orca_velocity,
 };
 use kernel::{Bounds, DIMENSIONS, Space, Vector};
-
-/// A number in `[0, 1)` from SplitMix64.
-fn unit(state: &mut u64) -> f32 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^= z >> 31;
-    (z >> 40) as f32 / (1u64 << 24) as f32
-}
 
 /// `count` agents at random in a box of `side` about the origin, every tenth far out at
 /// `outlier` (if not zero), with mixed radii, speeds and neighbour counts.

@@ -15,6 +15,16 @@ use rand::{RngExt, SeedableRng};
 pub mod forces;
 pub use forces::*;
 
+/// A number in `[0, 1)` from SplitMix64, advancing `state`.
+pub fn unit(state: &mut u64) -> f32 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    (z >> 40) as f32 / (1u64 << 24) as f32
+}
+
 /// The point `(x, y)` of a case in 2D, `(x, y, z)` in 3D: one literal for both dimensions,
 /// with the depth a planar bug would miss only in 3D.
 pub fn xyz(x: f32, y: f32, z: f32) -> Vector {
