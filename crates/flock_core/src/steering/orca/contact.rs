@@ -66,8 +66,9 @@ pub struct ContactScratch {
     cells: Cells<u32>,
     /// The pairs within reach of touching, sorted: the order the sweeps part them in.
     pairs: Vec<(u32, u32)>,
-    /// The obstacles near each agent at the start of the pass (within its radius and the
-    /// margin): `nearby[starts[i]..starts[i + 1]]` for agent `i`, found from `anchors[i]`.
+    /// The obstacles near each agent where the pairs were found (within its radius and the
+    /// margin): `nearby[starts[i]..starts[i + 1]]` for agent `i`, found from `anchors[i]`,
+    /// where agent `i` was.
     starts: Vec<u32>,
     nearby: Vec<u32>,
     anchors: Vec<Vector>,
@@ -166,29 +167,41 @@ impl ContactPass {
         if largest == 0.0 {
             return 0.0;
         }
-        // Pairs within reach of touching, with room for the pushes of one pass.
+        // Pairs within reach of touching, with room for the pushes of several sweeps.
         let margin = largest;
         let chunk_len = chunk_len_for(agents.len(), executor.threads());
-        Setup {
-            agents,
-            obstacles,
-            margin,
-            search: 2.0 * largest + margin,
+        let mut sweeps_left = self.iterations.min(Self::MAX_ITERATIONS);
+        loop {
+            Setup {
+                agents,
+                obstacles,
+                margin,
+                search: 2.0 * largest + margin,
+            }
+            .gather(executor, chunk_len, scratch);
+            let sweeps = self.sweep(agents, obstacles, margin, sweeps_left, scratch);
+            sweeps_left -= sweeps.made;
+            // An agent that has gone half the margin from where the pairs were found may meet
+            // one that was not within reach then: the pairs are found again from here.
+            if !sweeps.drifted || sweeps_left == 0 {
+                return sweeps.worst;
+            }
         }
-        .gather(executor, chunk_len, scratch);
-        self.sweep(agents, obstacles, margin, scratch)
     }
 
-    /// The sweeps over the pairs and obstacles `scratch` holds, on the calling thread; returns
-    /// the largest overlap left. Not generic, unlike the setup: it is compiled once here, with
-    /// what it calls for every pair and agent inlined, rather than in each caller's crate.
+    /// At most `sweeps` sweeps over the pairs and obstacles `scratch` holds, on the calling
+    /// thread, until no pair overlaps by more than the tolerance or, at the end of a sweep, an
+    /// agent is more than half the `margin` from its anchor. Not generic, unlike the setup: it
+    /// is compiled once here, with what it calls for every pair and agent inlined, rather than
+    /// in each caller's crate.
     fn sweep(
         &self,
         agents: &mut [CrowdAgent],
         obstacles: &OrcaObstacles,
         margin: f32,
+        sweeps: u32,
         scratch: &mut ContactScratch,
-    ) -> f32 {
+    ) -> Sweeps {
         let ContactScratch {
             pairs,
             starts,
@@ -200,9 +213,16 @@ impl ContactPass {
         let slip = self.sideways_share();
         // (Without obstacles a sweep parts the pairs only.)
         let any_obstacles = !obstacles.is_empty();
-        let mut worst = 0.0;
-        for _ in 0..self.iterations.min(Self::MAX_ITERATIONS) {
-            worst = 0.0_f32;
+        // Beyond this (squared) from its anchor an agent may meet agents not among its pairs.
+        let drift = (margin * 0.5) * (margin * 0.5);
+        let mut done = Sweeps {
+            worst: 0.0,
+            made: 0,
+            drifted: false,
+        };
+        while done.made < sweeps && !done.drifted {
+            done.made += 1;
+            let mut worst = 0.0_f32;
             for &(first, second) in pairs.iter() {
                 let (first, second) = (first as usize, second as usize);
                 let contact = agents[first].params.radius + agents[second].params.radius;
@@ -220,9 +240,13 @@ impl ContactPass {
                     // On one point: apart along the first axis, the lower index first.
                     Vector::X
                 };
-                let push = (direction + sideways(direction) * slip) * (overlap * 0.5);
+                let apart =
+                    overlap + rounding_slack(agents[first].position, agents[second].position);
+                let push = (direction + sideways(direction) * slip) * (apart * 0.5);
                 agents[first].position -= push;
                 agents[second].position += push;
+                done.drifted |= agents[first].position.distance_squared(anchors[first]) > drift
+                    || agents[second].position.distance_squared(anchors[second]) > drift;
             }
             for (index, agent) in agents.iter_mut().enumerate().filter(|_| any_obstacles) {
                 if let Some(own) = body_radius(agent) {
@@ -232,14 +256,26 @@ impl ContactPass {
                         obstacles: &nearby[starts[index] as usize..starts[index + 1] as usize],
                     };
                     push_out_of_all(agent, own, obstacles, found, near);
+                    done.drifted |= agent.position.distance_squared(anchors[index]) > drift;
                 }
             }
+            done.worst = worst;
             if worst <= self.tolerance {
                 break;
             }
         }
-        worst
+        done
     }
+}
+
+/// What a run of sweeps did.
+struct Sweeps {
+    /// The largest overlap the last sweep found (and parted).
+    worst: f32,
+    /// How many sweeps were made.
+    made: u32,
+    /// Whether an agent went beyond half the margin from its anchor.
+    drifted: bool,
 }
 
 /// An agent's radius, if it takes part in the pass: a finite radius above zero and a finite
@@ -310,9 +346,7 @@ impl Setup<'_> {
         }
         starts.push(nearby.len() as u32);
         anchors.clear();
-        if !self.obstacles.is_empty() {
-            anchors.extend(agents.iter().map(|agent| agent.position));
-        }
+        anchors.extend(agents.iter().map(|agent| agent.position));
     }
 
     /// The pairs of the agents in `range` with those of higher index, and each one's nearby
@@ -364,6 +398,14 @@ impl Setup<'_> {
             }
         }
     }
+}
+
+/// How much further than touching a push parts two agents at `first` and `second`: two steps of
+/// `f32` at the larger coordinate. Far from the origin the positions are rounded to steps
+/// coarser than the tolerance (2.4e-4 at 2,500 units), so a push to exactly touching can leave
+/// an overlap that no sweep removes, and the pass would run to its last sweep.
+fn rounding_slack(first: Vector, second: Vector) -> f32 {
+    2.0 * f32::EPSILON * first.abs().max(second.abs()).max_element()
 }
 
 /// `direction` turned a right angle clockwise in the first two axes: the pair's sideways.
@@ -593,11 +635,7 @@ mod tests {
             if !obstacles.is_empty() {
                 assert!(nearby.len() > 10, "{} obstacles near agents", nearby.len());
             }
-            let anchors: Vec<Vector> = if obstacles.is_empty() {
-                vec![]
-            } else {
-                agents.iter().map(|agent| agent.position).collect()
-            };
+            let anchors: Vec<Vector> = agents.iter().map(|agent| agent.position).collect();
             for chunk_len in [1, 7, 64, 599, 600, 10_000] {
                 for threads in [1, 3] {
                     setup.gather(&ScopedThreads(threads), chunk_len, &mut scratch);
@@ -609,6 +647,40 @@ mod tests {
                         a.to_array().map(f32::to_bits) == b.to_array().map(f32::to_bits)
                     });
                     assert!(same && scratch.anchors.len() == anchors.len(), "{at}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_crowd_far_from_the_origin_is_parted_as_surely_as_one_near_it() {
+        // At 5,000 units apart from the origin a coordinate's f32 step is 4.9e-4, five times
+        // the tolerance: pushes to exactly touching would leave overlaps no sweep removes.
+        let pass = ContactPass {
+            iterations: 300,
+            ..ContactPass::default()
+        };
+        for offset in [0.0, 5000.0, -5000.0] {
+            let mut crowd = agents(400);
+            for agent in &mut crowd {
+                agent.position += Vector::splat(offset);
+            }
+            let left = pass.separate(
+                &mut crowd,
+                &OrcaObstacles::default(),
+                &mut ContactScratch::default(),
+            );
+            assert!(left <= pass.tolerance, "at {offset}: {left} left");
+            let bodies: Vec<&CrowdAgent> = crowd
+                .iter()
+                .filter(|agent| body_radius(agent).is_some())
+                .collect();
+            for (index, first) in bodies.iter().enumerate() {
+                for second in &bodies[index + 1..] {
+                    let gap = first.position.distance(second.position)
+                        - first.params.radius
+                        - second.params.radius;
+                    assert!(gap > -1e-3, "at {offset}: an overlap of {}", -gap);
                 }
             }
         }
