@@ -17,7 +17,7 @@ use crate::layout::{
 use crate::obstacles::OBSTACLES_BYTES;
 use crate::params::params_bytes;
 use crate::points::POINTS_BYTES;
-use crate::query::QueryPass;
+use crate::query::{QueryPass, QueryPipelines};
 use crate::shaders::{grid_source, steer_source};
 use crate::species::{GpuHunt, KINDS_BYTES, SpeciesSettings, check_species};
 use crate::timing::StepTimer;
@@ -85,7 +85,7 @@ pub struct DeviceFlock {
     /// The enclosure every boid stays inside (`Enclosure`), if any.
     enclosure: wgpu::Buffer,
     contained: bool,
-    /// The query passes, compiled on the first query.
+    /// The query passes' buffers, made on the first query.
     query: Option<QueryPass>,
     species: Vec<SpeciesSettings>,
     hunts: Vec<GpuHunt>,
@@ -102,11 +102,12 @@ pub struct DeviceFlock {
 /// [`DeviceFlock::new`] compiles them itself, which takes a while on some drivers; an app that
 /// must not stall a frame compiles them beforehand, on another thread, and hands them to
 /// [`DeviceFlock::with_pipelines`] (the Bevy plugin compiles them on its async compute pool
-/// while the app starts). The query passes compile on a flock's first query.
+/// while the app starts), queries' included.
 pub struct FlockPipelines {
     device: wgpu::Device,
     layouts: Layouts,
     pipelines: Pipelines,
+    query: QueryPipelines,
 }
 
 impl FlockPipelines {
@@ -120,6 +121,7 @@ impl FlockPipelines {
             device: device.clone(),
             layouts,
             pipelines,
+            query: QueryPipelines::new(device),
         })
     }
 

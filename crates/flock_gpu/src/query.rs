@@ -8,6 +8,7 @@ use flock_core::{DIMENSIONS, FlockConfig, Vector};
 
 use crate::error::GpuError;
 use crate::layout::to_bytes;
+use crate::shaders::query_source;
 use crate::species::check_size;
 
 /// The most nearest boids a query asks for (`MAX_NEAREST` in shaders/query.wgsl).
@@ -75,29 +76,18 @@ pub fn check_query(query: &NearQuery) -> Result<(), GpuError> {
     Ok(())
 }
 
-/// The query passes, their buffers, and the query in flight.
-pub(crate) struct QueryPass {
+/// The query passes, compiled with the flock's other pipelines ([`FlockPipelines`]).
+///
+/// [`FlockPipelines`]: crate::FlockPipelines
+pub(crate) struct QueryPipelines {
     layout: wgpu::BindGroupLayout,
     gather: wgpu::ComputePipeline,
     merge: wgpu::ComputePipeline,
-    uniform: wgpu::Buffer,
-    partial: wgpu::Buffer,
-    answer: wgpu::Buffer,
-    in_flight: Option<InFlight>,
 }
 
-/// A query submitted and not yet answered: its read-back and whether it is mapped.
-struct InFlight {
-    staging: wgpu::Buffer,
-    /// Set by the map's callback; behind a mutex (not a channel) so the flock stays `Sync`, as
-    /// an engine's resource must be.
-    mapped: Arc<Mutex<Option<Result<(), wgpu::BufferAsyncError>>>>,
-    nearest: usize,
-}
-
-impl QueryPass {
-    /// Compiles the passes (on the first query: a flock that never asks pays nothing).
-    pub fn new(device: &wgpu::Device, source: String) -> Self {
+impl QueryPipelines {
+    /// Compiles the passes for `device`; blocking.
+    pub fn new(device: &wgpu::Device) -> Self {
         let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::COMPUTE,
@@ -125,7 +115,7 @@ impl QueryPass {
         });
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("flock_gpu query"),
-            source: wgpu::ShaderSource::Wgsl(source.into()),
+            source: wgpu::ShaderSource::Wgsl(query_source().into()),
         });
         let pipeline = |entry_point: &str| {
             device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
@@ -137,6 +127,34 @@ impl QueryPass {
                 cache: None,
             })
         };
+        Self {
+            gather: pipeline("gather"),
+            merge: pipeline("merge_groups"),
+            layout,
+        }
+    }
+}
+
+/// The query passes' buffers, and the query in flight.
+pub(crate) struct QueryPass {
+    uniform: wgpu::Buffer,
+    partial: wgpu::Buffer,
+    answer: wgpu::Buffer,
+    in_flight: Option<InFlight>,
+}
+
+/// A query submitted and not yet answered: its read-back and whether it is mapped.
+struct InFlight {
+    staging: wgpu::Buffer,
+    /// Set by the map's callback; behind a mutex (not a channel) so the flock stays `Sync`, as
+    /// an engine's resource must be.
+    mapped: Arc<Mutex<Option<Result<(), wgpu::BufferAsyncError>>>>,
+    nearest: usize,
+}
+
+impl QueryPass {
+    /// The buffers (made on the first query: a flock that never asks holds none).
+    pub fn new(device: &wgpu::Device) -> Self {
         let buffer = |label, size, usage| {
             device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),
@@ -147,9 +165,6 @@ impl QueryPass {
         };
         use wgpu::BufferUsages as Usage;
         Self {
-            gather: pipeline("gather"),
-            merge: pipeline("merge_groups"),
-            layout,
             uniform: buffer(
                 "flock_gpu query",
                 QUERY_BYTES,
@@ -169,6 +184,7 @@ impl QueryPass {
     /// submitted so far. Refused while another query is in flight.
     pub fn submit(
         &mut self,
+        pipelines: &QueryPipelines,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         boids: &wgpu::Buffer,
@@ -183,7 +199,7 @@ impl QueryPass {
         queue.write_buffer(&self.answer, 0, &[0; 8]);
         let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("flock_gpu query"),
-            layout: &self.layout,
+            layout: &pipelines.layout,
             entries: &[&self.uniform, boids, &self.partial, &self.answer]
                 .iter()
                 .zip(0..)
@@ -208,9 +224,9 @@ impl QueryPass {
                 timestamp_writes: None,
             });
             pass.set_bind_group(0, &bind_group, &[]);
-            pass.set_pipeline(&self.gather);
+            pass.set_pipeline(&pipelines.gather);
             pass.dispatch_workgroups(QUERY_GROUPS, 1, 1);
-            pass.set_pipeline(&self.merge);
+            pass.set_pipeline(&pipelines.merge);
             pass.dispatch_workgroups(1, 1, 1);
         }
         encoder.copy_buffer_to_buffer(&self.answer, 0, &staging, 0, ANSWER_BYTES);

@@ -50,15 +50,17 @@ fn expected(positions: &[Vector], config: &FlockConfig, query: &NearQuery) -> Qu
     }
 }
 
+/// The boids a result names, nearest first.
+fn indices(result: &QueryResult) -> Vec<u32> {
+    result.nearest.iter().map(|&(boid, _)| boid).collect()
+}
+
 fn check(flock: &mut DeviceFlock, query: NearQuery, case: &str) -> QueryResult {
     flock.query_near(query).unwrap();
     let got = answer(flock);
     let (positions, _) = flock.read_back().unwrap();
     let want = expected(&positions, flock.config(), &query);
     assert_eq!(got.count, want.count, "{case}: count");
-    let indices = |result: &QueryResult| -> Vec<u32> {
-        result.nearest.iter().map(|&(boid, _)| boid).collect()
-    };
     assert_eq!(indices(&got), indices(&want), "{case}: nearest");
     for (&(_, a), &(_, b)) in got.nearest.iter().zip(&want.nearest) {
         assert!(
@@ -196,4 +198,40 @@ fn bad_queries_are_refused_and_one_is_in_flight_at_a_time() {
     flock.step(1.0).unwrap();
     let second = check(&mut flock, good, "after a step");
     assert_ne!(first, second);
+}
+
+#[test]
+fn flocks_sharing_compiled_pipelines_answer_their_own_queries() {
+    let Some((device, queue)) = device() else {
+        return;
+    };
+    let config = FlockConfig::default();
+    let compiled = std::sync::Arc::new(flock_gpu::FlockPipelines::new(device).unwrap());
+    let mut flocks = [3, 4].map(|seed| {
+        let start = Flock::random(2000, &config, seed);
+        let shared = std::sync::Arc::clone(&compiled);
+        let mut flock = DeviceFlock::with_pipelines(shared, queue, config, 0).unwrap();
+        flock.upload(start.positions(), start.velocities()).unwrap();
+        flock
+    });
+    let query = NearQuery {
+        point: config.bounds.min + config.bounds.size() * 0.5,
+        radius: 120.0,
+        nearest: 8,
+    };
+    // Both in flight at once, on the one set of query passes.
+    for flock in &mut flocks {
+        flock.query_near(query).unwrap();
+    }
+    let answers = flocks.each_mut().map(answer);
+    for (flock, got) in flocks.iter().zip(&answers) {
+        let (positions, _) = flock.read_back().unwrap();
+        let want = expected(&positions, &config, &query);
+        assert_eq!(got.count, want.count);
+        assert_eq!(indices(got), indices(&want));
+    }
+    assert_ne!(
+        answers[0].nearest, answers[1].nearest,
+        "two different flocks"
+    );
 }

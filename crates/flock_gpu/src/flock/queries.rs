@@ -4,7 +4,6 @@
 use super::DeviceFlock;
 use crate::error::GpuError;
 use crate::query::{NearQuery, QueryPass, QueryResult, check_query};
-use crate::shaders::query_source;
 
 impl DeviceFlock {
     /// Asks how many boids are closer than `query.radius` to `query.point` and which are the
@@ -17,8 +16,9 @@ impl DeviceFlock {
         check_query(&query)?;
         let pass = self
             .query
-            .get_or_insert_with(|| QueryPass::new(&self.device, query_source()));
+            .get_or_insert_with(|| QueryPass::new(&self.device));
         pass.submit(
+            &self.compiled.query,
             &self.device,
             &self.queue,
             &self.boids.boids,
