@@ -2,12 +2,14 @@
 //! for every constraint leaves some) are parted at the position level, as Recast's DetourCrowd
 //! does after its own avoidance, and agents are put back out of static obstacles.
 //!
-//! The pass is deterministic: the pairs are found once in a grid and visited in a fixed order
-//! (by the agents' indexes, never by a query's or a thread's order), each pair parted at once
+//! The pass is deterministic: the pairs are found in a grid and visited in a fixed order (by the
+//! agents' indexes, never by a query's or a thread's order), each pair parted at once
 //! (Gauss-Seidel, which converges in a few sweeps where DetourCrowd's averaged Jacobi sweeps do
 //! not), for at most a fixed number of sweeps, stopping early once no pair overlaps by more than
-//! the tolerance. [`OrcaCrowd::step`](super::OrcaCrowd::step) then adds the displacement to the
-//! velocities.
+//! the tolerance. The pairs are found with a margin, and again once an agent has moved half of
+//! it, so no pair can come to touch unseen. Each push parts a pair slightly past touching (two
+//! `f32` steps at its coordinates), so that rounding far from the origin leaves no overlap.
+//! [`OrcaCrowd::step`](super::OrcaCrowd::step) then adds the displacement to the velocities.
 //!
 //! Finding the pairs and each agent's nearby obstacles runs on the caller's [`Executor`], by
 //! chunks of agents in index order: each chunk keeps its own lists, each agent's pairs sorted,
