@@ -669,7 +669,7 @@ mod tests {
             }
             let left = pass.separate(
                 &mut crowd,
-                &OrcaObstacles::default(),
+                OrcaObstacles::default(),
                 &mut ContactScratch::default(),
             );
             assert!(left <= pass.tolerance, "at {offset}: {left} left");
