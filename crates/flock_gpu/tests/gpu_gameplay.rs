@@ -322,12 +322,39 @@ fn kinds_of(count: usize, species: u32) -> Vec<u32> {
 /// sum reaches it) and one a hundred times higher, where most stay below it.
 const FORCE_SCALES: [(&str, f32); 2] = [("at the force limit", 1.0), ("below it", 100.0)];
 
+/// The default configuration with its max force scaled by `scale`: in each of
+/// [`FORCE_SCALES`], the flock's behaviours' sums reach the limit or stay below it.
+fn scaled_config(scale: f32) -> FlockConfig {
+    FlockConfig {
+        max_force: FlockConfig::default().max_force * scale,
+        ..FlockConfig::default()
+    }
+}
+
+/// A flock on the test device for [`compare_one_step`] to load, or `None` without a device.
+fn device_flock() -> Option<DeviceFlock> {
+    let (device, queue) = device()?;
+    Some(DeviceFlock::new(device, queue, FlockConfig::default(), 0).unwrap())
+}
+
+/// A hunt of `prey` by `predator` over 60 units, both at weight 0.02, looking a second ahead.
+fn hunt(predator: u32, prey: u32) -> GpuHunt {
+    GpuHunt {
+        predator,
+        prey,
+        flee_radius: 60.0,
+        flee_weight: 0.02,
+        chase_radius: 60.0,
+        chase_weight: 0.02,
+        max_look_ahead: 1.0,
+    }
+}
+
 #[test]
 fn species_flock_only_with_their_own_kind_under_their_own_rules() {
-    let Some((device, queue)) = device() else {
+    let Some(mut gpu) = device_flock() else {
         return;
     };
-    let mut gpu = DeviceFlock::new(device, queue, FlockConfig::default(), 0).unwrap();
     for edges in [EdgeMode::Wrap, EdgeMode::Bounce] {
         for (regime, scale) in FORCE_SCALES {
             let config = FlockConfig {
@@ -389,10 +416,9 @@ fn species_flock_only_with_their_own_kind_under_their_own_rules() {
 
 #[test]
 fn prey_flee_their_predators_and_predators_pursue_the_nearest_prey() {
-    let Some((device, queue)) = device() else {
+    let Some(mut gpu) = device_flock() else {
         return;
     };
-    let mut gpu = DeviceFlock::new(device, queue, FlockConfig::default(), 0).unwrap();
     for edges in [EdgeMode::Wrap, EdgeMode::Bounce] {
         for (regime, scale) in FORCE_SCALES {
             let config = FlockConfig {
@@ -502,15 +528,11 @@ fn four_points(config: &FlockConfig) -> Vec<GpuPoint> {
 
 #[test]
 fn attractors_repellers_and_predators_steer_every_boid() {
-    let Some((device, queue)) = device() else {
+    let Some(mut gpu) = device_flock() else {
         return;
     };
-    let mut gpu = DeviceFlock::new(device, queue, FlockConfig::default(), 0).unwrap();
     for (regime, scale) in FORCE_SCALES {
-        let config = FlockConfig {
-            max_force: FlockConfig::default().max_force * scale,
-            ..FlockConfig::default()
-        };
+        let config = scaled_config(scale);
         let points = four_points(&config);
         let start = Flock::random(1500, &config, 23);
         let gameplay = Gameplay {
@@ -534,15 +556,7 @@ fn attractors_repellers_and_predators_steer_every_boid() {
         // With species and hunts too: every behaviour in one sum.
         let species = three_species(&config, scale);
         let kinds = kinds_of(start.len(), 3);
-        let hunts = [GpuHunt {
-            predator: 0,
-            prey: 2,
-            flee_radius: 60.0,
-            flee_weight: 0.02,
-            chase_radius: 60.0,
-            chase_weight: 0.02,
-            max_look_ahead: 1.0,
-        }];
+        let hunts = [hunt(0, 2)];
         let gameplay = Gameplay {
             species: &species,
             kinds: &kinds,
@@ -698,16 +712,12 @@ fn every_shape() -> Vec<Shape> {
 
 #[test]
 fn obstacles_of_every_shape_are_escaped_and_dodged_as_the_cpu_does() {
-    let Some((device, queue)) = device() else {
+    let Some(mut gpu) = device_flock() else {
         return;
     };
-    let mut gpu = DeviceFlock::new(device, queue, FlockConfig::default(), 0).unwrap();
     let shapes = every_shape();
     for (regime, scale) in FORCE_SCALES {
-        let config = FlockConfig {
-            max_force: FlockConfig::default().max_force * scale,
-            ..FlockConfig::default()
-        };
+        let config = scaled_config(scale);
         let start = Flock::random(1500, &config, 25);
         let avoidance = ObstacleAvoidance {
             look_ahead: 160.0,
@@ -738,15 +748,7 @@ fn obstacles_of_every_shape_are_escaped_and_dodged_as_the_cpu_does() {
         let species = three_species(&config, scale);
         let kinds = kinds_of(start.len(), 3);
         let points = four_points(&config);
-        let hunts = [GpuHunt {
-            predator: 2,
-            prey: 1,
-            flee_radius: 60.0,
-            flee_weight: 0.02,
-            chase_radius: 60.0,
-            chase_weight: 0.02,
-            max_look_ahead: 1.0,
-        }];
+        let hunts = [hunt(2, 1)];
         let gameplay = Gameplay {
             species: &species,
             kinds: &kinds,
@@ -797,15 +799,11 @@ fn pen() -> Containment {
 
 #[test]
 fn an_enclosure_turns_boids_back_and_brings_the_ones_outside_in_as_the_cpu_does() {
-    let Some((device, queue)) = device() else {
+    let Some(mut gpu) = device_flock() else {
         return;
     };
-    let mut gpu = DeviceFlock::new(device, queue, FlockConfig::default(), 0).unwrap();
     for (regime, scale) in FORCE_SCALES {
-        let config = FlockConfig {
-            max_force: FlockConfig::default().max_force * scale,
-            ..FlockConfig::default()
-        };
+        let config = scaled_config(scale);
         let start = Flock::random(1500, &config, 26);
         let gameplay = Gameplay {
             containment: Some(pen()),
