@@ -390,3 +390,107 @@ fn a_player_out_of_step_is_sent_the_game_again_and_everyone_plays_on() {
         );
     }
 }
+
+/// A wall across the middle of the world with a door of 60 in it.
+fn wall_with_a_door(app: &mut App) {
+    for (from, to) in [(40.0, 300.0), (-300.0, -20.0)] {
+        let half: f32 = (to - from) / 2.0;
+        app.world_mut().spawn((
+            common::at(level(0.0, from + half)),
+            common::box_obstacle(common::xyz(5.0, half, half)),
+        ));
+    }
+}
+
+/// Every fourth boid of the host's flock gets `Orca` and a destination across the wall.
+fn send_a_crowd_through_the_door(app: &mut App) {
+    let world = app.world_mut();
+    let mut boids = world.query_filtered::<(Entity, &BoidId, &Transform), With<Boid>>();
+    let agents: Vec<(Entity, f32)> = boids
+        .iter(world)
+        .filter(|(_, id, _)| id.0 % 4 == 2)
+        .map(|(entity, _, transform)| (entity, transform.translation.x))
+        .collect();
+    for (entity, x) in agents {
+        world.entity_mut(entity).insert((
+            Orca {
+                params: OrcaParams {
+                    radius: 6.0,
+                    ..OrcaParams::default()
+                },
+            },
+            Destination::new(level(-x.signum() * 350.0, 0.0)),
+        ));
+    }
+}
+
+/// The agents whose path is planned and under way.
+fn under_way(app: &mut App) -> usize {
+    let world = app.world_mut();
+    let mut paths = world.query::<&NavPath>();
+    paths
+        .iter(world)
+        .filter(|path| path.status() == NavStatus::Moving && path.waypoints().len() > 1)
+        .count()
+}
+
+#[test]
+fn a_late_joiner_plays_on_in_step_with_a_crowd_on_its_way_through_a_level() {
+    const JOIN_AFTER: u64 = 120;
+    const UNTIL: u64 = 420;
+    let host_role = LockstepRole::Host {
+        max_players: 2,
+        start_with: 1,
+    };
+    let mut host = peer(config(host_role));
+    // Only the host has the level's settings: the joiner receives them.
+    host.insert_resource(NavMeshSettings {
+        agent_radius: 6.0,
+        ..default()
+    });
+    start_flock(&mut host, 200, 2);
+    wall_with_a_door(&mut host);
+    send_a_crowd_through_the_door(&mut host);
+    let mut peers = vec![host];
+    play(&mut peers, JOIN_AFTER, |_, app| {
+        // A crate dropped in a corner midway: the host's mesh is built a second time, the
+        // joiner's (from the level as it is then) once.
+        if lockstep(app).tick() == JOIN_AFTER / 2 {
+            app.world_mut().spawn((
+                common::at(level(400.0, 250.0)),
+                common::box_obstacle(common::xyz(10.0, 10.0, 10.0)),
+            ));
+        }
+    });
+    let generations = |app: &App| app.world().resource::<FlockNavMesh>().generation();
+    assert_eq!(generations(&peers[0]), 2);
+    let moving = under_way(&mut peers[0]);
+    assert!(
+        moving > 20,
+        "{moving} agents under way when the player joins"
+    );
+
+    let mut late = peer(config(LockstepRole::Guest));
+    connect(&mut peers[0], &mut late, 1, Duration::ZERO);
+    peers.push(late);
+    play(&mut peers, UNTIL, |_, _| {});
+    let joined_at = *hash_log(&peers[1])
+        .keys()
+        .next()
+        .expect("the late player ran ticks");
+    assert!(joined_at > JOIN_AFTER, "joined at tick {joined_at}");
+    assert_eq!(generations(&peers[1]), 1);
+    for tick in joined_at..=UNTIL {
+        assert_eq!(
+            hash_log(&peers[0]).get(&tick),
+            hash_log(&peers[1]).get(&tick),
+            "tick {tick}"
+        );
+    }
+    let [host, late] = &mut peers[..] else {
+        unreachable!()
+    };
+    assert_eq!(under_way(host), under_way(late));
+    let settings = |app: &App| app.world().resource::<NavMeshSettings>().agent_radius;
+    assert_eq!(settings(late), 6.0);
+}

@@ -110,4 +110,19 @@ pub(super) fn register_simulation(app: &mut App) {
     app.add_lockstep_component::<crate::Banking>();
     #[cfg(feature = "avian")]
     app.add_lockstep_component::<crate::AvoidColliders>();
+    #[cfg(feature = "navmesh")]
+    register_navigation(app);
+}
+
+/// Where each agent is going, the path it planned (saved with it: the agent takes part for its
+/// `Destination`), and how the level's mesh is built. The mesh itself is built again from the
+/// level on a peer that joins.
+#[cfg(feature = "navmesh")]
+fn register_navigation(app: &mut App) {
+    app.register_type::<crate::NavPath>();
+    app.world_mut()
+        .get_resource_or_init::<LockstepRegistry>()
+        .add_component::<crate::NavPath>(false);
+    app.add_lockstep_component::<crate::Destination>()
+        .add_lockstep_resource::<crate::NavMeshSettings>();
 }

@@ -139,6 +139,8 @@ pub struct FlockNavMesh {
     mesh: Option<Mesh>,
     settings: NavMeshSettings,
     generation: u64,
+    /// What it was built from, as a number: see [`Self::level_key`].
+    level_key: u64,
     walls: Vec<Shape>,
     error: Option<NavMeshError>,
     obstacles_left_out: usize,
@@ -214,6 +216,7 @@ impl FlockNavMesh {
             mesh: Some(mesh),
             settings: settings.clone(),
             generation: 1,
+            level_key: level_key(settings, &outline, shapes),
             walls,
             error: None,
             obstacles_left_out: invalid + out_of_range,
@@ -235,6 +238,15 @@ impl FlockNavMesh {
     /// How many times the mesh has been built: agents plan again when it changes.
     pub fn generation(&self) -> u64 {
         self.generation
+    }
+
+    /// What the mesh was built from (settings, outline and shapes) as a number: the same level
+    /// gives the same key on every machine, however many times each has built its mesh. A
+    /// path is kept while the mesh it was planned on has the key it was planned with, so
+    /// peers of a lockstep game, and one that joined late and built the mesh once, replan at
+    /// the same steps.
+    pub fn level_key(&self) -> u64 {
+        self.level_key
     }
 
     /// Why the last build was refused (the mesh before it is kept), if it was.
@@ -504,6 +516,15 @@ pub(crate) fn rebuild_navmesh(
         outline,
         shapes: shapes.clone(),
     });
+}
+
+/// FNV-1a over the level's description: `f32`s print as the shortest text that reads back
+/// to the same bits, so the text, and the key, are the same on every machine.
+fn level_key(settings: &NavMeshSettings, outline: &[Vec2], shapes: &[Shape]) -> u64 {
+    let text = format!("{settings:?} {outline:?} {shapes:?}");
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 /// The area (whichever way it turns) and the perimeter of the closed polygon `corners`.

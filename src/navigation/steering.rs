@@ -43,9 +43,9 @@ fn same_point(a: Vector, b: Vector) -> bool {
 }
 
 /// Whether the agent must plan (again) this step.
-fn needs_plan(path: &NavPath, destination: &Destination, generation: u64) -> bool {
+fn needs_plan(path: &NavPath, destination: &Destination, level_key: u64) -> bool {
     let current = path.planned_for.is_some_and(|(point, planned)| {
-        same_point(point, destination.point) && planned == generation
+        same_point(point, destination.point) && planned == level_key
     });
     match path.status {
         NavStatus::Planning => true,
@@ -80,7 +80,7 @@ fn plan(
         path.closest = f32::INFINITY;
         path.stalls = 0;
     }
-    path.planned_for = Some((destination.point, navmesh.generation()));
+    path.planned_for = Some((destination.point, navmesh.level_key()));
     path.replan = false;
     path.stalled_for = 0.0;
     path.waypoints.clear();
@@ -119,14 +119,19 @@ fn plan(
             going: found.points[found.points.len() - 1],
         });
     }
-    let flat: Vec<Vector> = path.waypoints.iter().map(|&p| flatten(p)).collect();
-    path.corridor = Polyline::new(flat, corridor_radius, false).ok();
+    path.corridor = corridor_along(&path.waypoints, corridor_radius);
     path.status = match (&path.corridor, path.stalls) {
         // Already there: a path of no length.
         (None, _) => NavStatus::Arrived,
         (Some(_), 0 | 1) => NavStatus::Moving,
         (Some(_), _) => NavStatus::Stuck,
     };
+}
+
+/// The corridor an agent follows along `waypoints` (on the floor plan), if they make a path.
+fn corridor_along(waypoints: &[Vector], radius: f32) -> Option<Polyline> {
+    let flat: Vec<Vector> = waypoints.iter().map(|&p| flatten(p)).collect();
+    Polyline::new(flat, radius, false).ok()
 }
 
 /// The plans of this step: every agent that needs one plans (in parallel: each reads only the
@@ -136,14 +141,19 @@ pub(crate) fn plan_paths(
     navmesh: Res<FlockNavMesh>,
     mut agents: Query<(Entity, &Transform, &Destination, &mut NavPath)>,
 ) {
-    let generation = navmesh.generation();
+    let level_key = navmesh.level_key();
     let corridor_radius = corridor_radius(navmesh.settings());
     agents
         .par_iter_mut()
         .for_each(|(_, transform, destination, mut path)| {
-            if needs_plan(&path, destination, generation) {
+            if needs_plan(&path, destination, level_key) {
                 let position = position_of(transform.translation);
                 plan(&mut path, position, destination, &navmesh, corridor_radius);
+            } else if path.corridor.is_none() && path.waypoints.len() > 1 {
+                // A path restored from a lockstep snapshot has its corners but not the
+                // corridor built from them (not part of the state): built again as the plan
+                // built it, so the agent goes on as it would have.
+                path.corridor = corridor_along(&path.waypoints, corridor_radius);
             }
         });
     let mut notes: Vec<(Entity, PlanNote)> = Vec::new();
