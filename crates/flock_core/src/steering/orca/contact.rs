@@ -65,7 +65,7 @@ impl Default for ContactPass {
 /// The contact pass's buffers; a pass allocates nothing once they have grown.
 #[derive(Clone, Debug, Default)]
 pub struct ContactScratch {
-    cells: Cells<u32>,
+    cells: Cells<Body>,
     /// The pairs within reach of touching, sorted: the order the sweeps part them in.
     pairs: Vec<(u32, u32)>,
     /// The obstacles near each agent where the pairs were found (within its radius and the
@@ -74,6 +74,10 @@ pub struct ContactScratch {
     starts: Vec<u32>,
     nearby: Vec<u32>,
     anchors: Vec<Vector>,
+    /// Each agent's position and radius while the sweeps move them: the pairs' loads stay
+    /// within a few cache lines' worth of memory per agent, not a whole agent each.
+    positions: Vec<Vector>,
+    radii: Vec<f32>,
     /// The obstacles near an agent that moved beyond the margin from its anchor.
     near: Vec<u32>,
     /// Each chunk's share of the search, kept between passes (there may be more than a pass
@@ -209,9 +213,15 @@ impl ContactPass {
             starts,
             nearby,
             anchors,
+            positions,
+            radii,
             near,
             ..
         } = scratch;
+        positions.clear();
+        positions.extend(agents.iter().map(|agent| agent.position));
+        radii.clear();
+        radii.extend(agents.iter().map(|agent| agent.params.radius));
         let slip = self.sideways_share();
         // (Without obstacles a sweep parts the pairs only.)
         let any_obstacles = !obstacles.is_empty();
@@ -227,8 +237,8 @@ impl ContactPass {
             let mut worst = 0.0_f32;
             for &(first, second) in pairs.iter() {
                 let (first, second) = (first as usize, second as usize);
-                let contact = agents[first].params.radius + agents[second].params.radius;
-                let offset = agents[second].position - agents[first].position;
+                let contact = radii[first] + radii[second];
+                let offset = positions[second] - positions[first];
                 let distance = offset.length();
                 let overlap = contact - distance;
                 // NaN (agents too far apart to subtract) is no overlap.
@@ -242,15 +252,15 @@ impl ContactPass {
                     // On one point: apart along the first axis, the lower index first.
                     Vector::X
                 };
-                let apart =
-                    overlap + rounding_slack(agents[first].position, agents[second].position);
+                let apart = overlap + rounding_slack(positions[first], positions[second]);
                 let push = (direction + sideways(direction) * slip) * (apart * 0.5);
-                agents[first].position -= push;
-                agents[second].position += push;
-                done.drifted |= agents[first].position.distance_squared(anchors[first]) > drift
-                    || agents[second].position.distance_squared(anchors[second]) > drift;
+                positions[first] -= push;
+                positions[second] += push;
+                done.drifted |= positions[first].distance_squared(anchors[first]) > drift
+                    || positions[second].distance_squared(anchors[second]) > drift;
             }
             for (index, agent) in agents.iter_mut().enumerate().filter(|_| any_obstacles) {
+                agent.position = positions[index];
                 if let Some(own) = body_radius(agent) {
                     let found = Nearby {
                         anchor: anchors[index],
@@ -259,12 +269,16 @@ impl ContactPass {
                     };
                     push_out_of_all(agent, own, obstacles, found, near);
                     done.drifted |= agent.position.distance_squared(anchors[index]) > drift;
+                    positions[index] = agent.position;
                 }
             }
             done.worst = worst;
             if worst <= self.tolerance {
                 break;
             }
+        }
+        for (agent, position) in agents.iter_mut().zip(positions.iter()) {
+            agent.position = *position;
         }
         done
     }
@@ -285,6 +299,16 @@ struct Sweeps {
 fn body_radius(agent: &CrowdAgent) -> Option<f32> {
     let radius = agent.params.radius;
     (radius.is_finite() && radius > 0.0 && agent.position.is_finite()).then_some(radius)
+}
+
+/// An agent as the pass's grid holds it: what finding its pairs reads, so that the search
+/// reads the grid's runs and not each candidate's agent at random.
+#[derive(Clone, Copy, Debug)]
+struct Body {
+    position: Vector,
+    radius: f32,
+    /// Its index among the agents.
+    id: u32,
 }
 
 /// What the pass's setup reads: the agents where the pass starts, and the obstacles.
@@ -313,15 +337,18 @@ impl Setup<'_> {
             chunks,
             ..
         } = scratch;
+        // An agent without a body stays out of the grid (a position that is not a number).
         cells.build(
             self.search,
             agents.iter().enumerate().map(|(index, agent)| {
-                let position = if body_radius(agent).is_some() {
-                    agent.position
-                } else {
-                    Vector::NAN
+                let radius = body_radius(agent);
+                let position = radius.map_or(Vector::NAN, |_| agent.position);
+                let body = Body {
+                    position,
+                    radius: radius.unwrap_or(f32::NAN),
+                    id: index as u32,
                 };
-                (position, index as u32)
+                (position, body)
             }),
         );
         let chunk_len = chunk_len.max(1);
@@ -353,7 +380,7 @@ impl Setup<'_> {
 
     /// The pairs of the agents in `range` with those of higher index, and each one's nearby
     /// obstacles (none at all without obstacles), into `chunk`.
-    fn gather_chunk(&self, cells: &Cells<u32>, range: std::ops::Range<usize>, chunk: &mut Chunk) {
+    fn gather_chunk(&self, cells: &Cells<Body>, range: std::ops::Range<usize>, chunk: &mut Chunk) {
         let Chunk {
             pairs,
             starts,
@@ -375,15 +402,13 @@ impl Setup<'_> {
             };
             let first = pairs.len();
             cells.nearest_first(agent.position, search, |_, run| {
-                for &other in run {
-                    let them = &agents[other as usize];
-                    if other as usize > index
-                        && let Some(theirs) = body_radius(them)
+                // Every body in the grid has a valid radius.
+                for them in run {
+                    let reach = own + them.radius + margin;
+                    if them.id as usize > index
+                        && agent.position.distance_squared(them.position) < reach * reach
                     {
-                        let reach = own + theirs + margin;
-                        if agent.position.distance_squared(them.position) < reach * reach {
-                            pairs.push((index as u32, other));
-                        }
+                        pairs.push((index as u32, them.id));
                     }
                 }
                 search * search
@@ -582,7 +607,7 @@ mod tests {
     /// The setup's lists found the plain way, one agent after another on one thread, every
     /// pair sorted at the end: `(pairs, starts, nearby)`, and whether the grid gave the pairs
     /// sorted already.
-    fn plainly(setup: &Setup, cells: &Cells<u32>) -> (Vec<(u32, u32)>, Vec<u32>, Vec<u32>, bool) {
+    fn plainly(setup: &Setup, cells: &Cells<Body>) -> (Vec<(u32, u32)>, Vec<u32>, Vec<u32>, bool) {
         let (mut pairs, mut starts, mut nearby, mut near) = (vec![], vec![], vec![], vec![]);
         for (index, agent) in setup.agents.iter().enumerate() {
             if !setup.obstacles.is_empty() {
@@ -592,7 +617,7 @@ mod tests {
                 continue;
             };
             cells.nearest_first(agent.position, setup.search, |_, run| {
-                for &other in run {
+                for &Body { id: other, .. } in run {
                     let them = &setup.agents[other as usize];
                     if other as usize > index
                         && let Some(theirs) = body_radius(them)

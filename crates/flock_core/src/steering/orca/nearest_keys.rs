@@ -1,9 +1,9 @@
 //! The crowd step's neighbour selection: the same choice as [`NearestSet`](super::NearestSet)
 //! (RVO2's nearest `k` strictly within the neighbour distance, nearest first, ties by id, each
 //! candidate once), made in batches: the candidates of a run of the grid are taken without a
-//! branch on their distance, and the nearest `k` picked from them by selection (not by sorting
-//! them all, nor by inserting them one by one in order), which also shrinks the range the rest
-//! of the search looks in.
+//! branch on their distance, and once there are twice `k` of them the nearest `k` are kept
+//! (not by inserting them one by one in order), which also shrinks the range the rest of the
+//! search looks in.
 
 use crate::math::Vector;
 
@@ -100,29 +100,28 @@ impl<'a> NearestKeys<'a> {
     /// so that only as near or nearer ones may still come in.
     fn keep_nearest(&mut self) {
         let taken = &mut self.kept[..self.count];
+        // A sort, not `select_nth_unstable`: at these sizes (two to three times the capacity)
+        // the small sort is the faster, and it leaves the keys kept in the order `nearest`
+        // gives them.
+        taken.sort_unstable();
+        let mut unique = taken.len();
         if self.repeats {
-            taken.sort_unstable();
             // The same candidate at the same distance: equal keys, side by side.
-            let mut unique = 0;
+            unique = 0;
             for index in 0..taken.len() {
                 if unique == 0 || taken[index] != taken[unique - 1] {
                     taken[unique] = taken[index];
                     unique += 1;
                 }
             }
-            self.count = unique.min(self.capacity);
-        } else {
-            if self.capacity < taken.len() && self.capacity > 0 {
-                taken.select_nth_unstable(self.capacity - 1);
-            }
-            self.count = self.capacity;
         }
+        self.count = unique.min(self.capacity);
         if let Some(&farthest) = self
             .capacity
             .checked_sub(1)
             .and_then(|last| self.kept[..self.count].get(last))
         {
-            // Selection leaves the farthest kept last (sorting, too).
+            // Sorting leaves the farthest kept last.
             self.range_squared = f32::from_bits((farthest >> 32) as u32).next_up();
         }
         if self.capacity == 0 {
@@ -132,13 +131,9 @@ impl<'a> NearestKeys<'a> {
 
     /// The nearest candidates, nearest first: each one's squared distance and id.
     pub fn nearest(&mut self) -> impl Iterator<Item = (f32, u32)> + '_ {
-        // With repeats, each once however few.
-        if self.repeats || self.count > self.capacity {
-            self.keep_nearest();
-        }
-        let taken = &mut self.kept[..self.count];
-        taken.sort_unstable();
-        taken
+        // Sorted, and with repeats each once, however few.
+        self.keep_nearest();
+        self.kept[..self.count]
             .iter()
             .map(|&key| (f32::from_bits((key >> 32) as u32), key as u32))
     }
