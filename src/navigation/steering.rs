@@ -149,10 +149,14 @@ pub(crate) fn plan_paths(
             if needs_plan(&path, destination, level_key) {
                 let position = position_of(transform.translation);
                 plan(&mut path, position, destination, &navmesh, corridor_radius);
-            } else if path.corridor.is_none() && path.waypoints.len() > 1 {
+            } else if matches!(path.status, NavStatus::Moving | NavStatus::Stuck)
+                && path.corridor.is_none()
+                && path.waypoints.len() > 1
+            {
                 // A path restored from a lockstep snapshot has its corners but not the
                 // corridor built from them (not part of the state): built again as the plan
-                // built it, so the agent goes on as it would have.
+                // built it, so the agent goes on as it would have. Only where it is followed:
+                // an arrived agent whose corners make no corridor would build it every step.
                 path.corridor = corridor_along(&path.waypoints, corridor_radius);
             }
         });
