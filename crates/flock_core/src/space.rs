@@ -18,6 +18,12 @@ pub struct Space {
 /// (a twelfth of a crowd's step, when every neighbour's offset rounded).
 #[inline]
 fn minimum_image(delta: Vector, size: Vector) -> Vector {
+    // Well within half the world on every axis (the usual case, a neighbour's offset): the
+    // branch below would keep every axis, so its divisions are skipped. A quarter leaves room
+    // for the division's rounding; -0.0 becomes 0.0 here too.
+    if delta.abs().cmplt(size * 0.25).all() {
+        return delta + Vector::ZERO;
+    }
     let mut image = delta;
     for axis in 0..DIMENSIONS {
         let ratio = delta[axis] / size[axis];

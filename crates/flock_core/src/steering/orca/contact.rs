@@ -12,9 +12,10 @@
 //! [`OrcaCrowd::step`](super::OrcaCrowd::step) then adds the displacement to the velocities.
 //!
 //! Finding the pairs and each agent's nearby obstacles runs on the caller's [`Executor`], by
-//! chunks of agents in index order: each chunk keeps its own lists, each agent's pairs sorted,
-//! and the lists are joined in chunk order, so they are the same whatever the number of threads
-//! or chunks. The sweeps themselves stay on the calling thread: each push moves the agents the
+//! chunks of agents (in the grid's order for the pairs, so that queries one after another read
+//! the same cells; in index order for the obstacles): each chunk keeps its own lists, each
+//! agent's pairs sorted, and the lists are joined in chunk order, the pairs by a counting sort
+//! on their first agent, so they are the same whatever the number of threads or chunks. The sweeps themselves stay on the calling thread: each push moves the agents the
 //! next pair sees, so their order is part of the result.
 //!
 //! Where we differ from DetourCrowd on purpose: in the plane each push is also partly sideways
@@ -68,6 +69,8 @@ pub struct ContactScratch {
     cells: Cells<Body>,
     /// The pairs within reach of touching, sorted: the order the sweeps part them in.
     pairs: Vec<(u32, u32)>,
+    /// Where each agent's pairs go in `pairs` while the chunks' are joined.
+    cursors: Vec<u32>,
     /// The obstacles near each agent where the pairs were found (within its radius and the
     /// margin): `nearby[starts[i]..starts[i + 1]]` for agent `i`, found from `anchors[i]`,
     /// where agent `i` was.
@@ -90,8 +93,7 @@ pub struct ContactScratch {
 /// What one chunk of agents finds, on its own thread, before the chunks are joined.
 #[derive(Clone, Debug, Default)]
 struct Chunk {
-    /// The chunk's pairs, sorted (its agents' indexes are consecutive, so sorting each agent's
-    /// own sorts the chunk's).
+    /// The chunk's pairs, each agent's together and sorted.
     pairs: Vec<(u32, u32)>,
     /// Where each agent's obstacles start in the chunk's `nearby`.
     starts: Vec<u32>,
@@ -331,6 +333,7 @@ impl Setup<'_> {
         let ContactScratch {
             cells,
             pairs,
+            cursors,
             starts,
             nearby,
             anchors,
@@ -363,11 +366,30 @@ impl Setup<'_> {
             let end = (first + chunk_len).min(agents.len());
             self.gather_chunk(cells, first..end, &mut chunk[0]);
         });
+        // Each agent's pairs are found in one chunk, sorted: a counting sort by the first
+        // index, stable, joins them all in index order.
+        cursors.clear();
+        cursors.resize(agents.len() + 1, 0);
+        for chunk in chunks.iter() {
+            for &(first, _) in &chunk.pairs {
+                cursors[first as usize + 1] += 1;
+            }
+        }
+        for index in 0..agents.len() {
+            cursors[index + 1] += cursors[index];
+        }
         pairs.clear();
+        pairs.resize(cursors[agents.len()] as usize, (0, 0));
+        for chunk in chunks.iter() {
+            for &pair in &chunk.pairs {
+                let cursor = &mut cursors[pair.0 as usize];
+                pairs[*cursor as usize] = pair;
+                *cursor += 1;
+            }
+        }
         starts.clear();
         nearby.clear();
         for chunk in chunks.iter() {
-            pairs.extend_from_slice(&chunk.pairs);
             // The chunk's starts count from its own first obstacle.
             let offset = nearby.len() as u32;
             starts.extend(chunk.starts.iter().map(|start| start + offset));
@@ -378,8 +400,9 @@ impl Setup<'_> {
         anchors.extend(agents.iter().map(|agent| agent.position));
     }
 
-    /// The pairs of the agents in `range` with those of higher index, and each one's nearby
-    /// obstacles (none at all without obstacles), into `chunk`.
+    /// Into `chunk`: the pairs of the bodies at `range` in the grid's order with those of
+    /// higher index, each body's sorted; and the nearby obstacles of each agent at `range` in index order
+    /// (none at all without obstacles).
     fn gather_chunk(&self, cells: &Cells<Body>, range: std::ops::Range<usize>, chunk: &mut Chunk) {
         let Chunk {
             pairs,
@@ -390,34 +413,36 @@ impl Setup<'_> {
         pairs.clear();
         starts.clear();
         nearby.clear();
-        let (agents, margin, search) = (self.agents, self.margin, self.search);
-        let any_obstacles = !self.obstacles.is_empty();
-        for index in range {
-            let agent = &agents[index];
-            if any_obstacles {
-                starts.push(nearby.len() as u32);
-            }
-            let Some(own) = body_radius(agent) else {
-                continue;
-            };
+        let (margin, search) = (self.margin, self.search);
+        // In the grid's order, the bodies one after another query the same few cells, warm in
+        // the cache (in index order, each query would fetch its cells from memory).
+        let bodies = cells.entries();
+        let in_grid = range.start.min(bodies.len())..range.end.min(bodies.len());
+        for body in &bodies[in_grid] {
             let first = pairs.len();
-            cells.nearest_first(agent.position, search, |_, run| {
+            cells.nearest_first(body.position, search, |_, run| {
                 // Every body in the grid has a valid radius.
                 for them in run {
-                    let reach = own + them.radius + margin;
-                    if them.id as usize > index
-                        && agent.position.distance_squared(them.position) < reach * reach
+                    let reach = body.radius + them.radius + margin;
+                    if them.id > body.id
+                        && body.position.distance_squared(them.position) < reach * reach
                     {
-                        pairs.push((index as u32, them.id));
+                        pairs.push((body.id, them.id));
                     }
                 }
                 search * search
             });
             // The grid gives them row by row, not by index.
             pairs[first..].sort_unstable();
+        }
+        if self.obstacles.is_empty() {
+            return;
+        }
+        for agent in &self.agents[range] {
+            starts.push(nearby.len() as u32);
             // Found once: a sweep looks again only for an agent that has moved beyond the
             // margin since.
-            if any_obstacles {
+            if let Some(own) = body_radius(agent) {
                 self.obstacles
                     .cells()
                     .near(agent.position, own + margin, near);
@@ -657,7 +682,7 @@ mod tests {
             setup.gather(&Serial, agents.len(), &mut scratch);
             let (pairs, starts, nearby, arrived_sorted) = plainly(&setup, &scratch.cells);
             assert!(pairs.len() > agents.len(), "{} pairs", pairs.len());
-            // The grid gives some agent's pairs out of index order, so each agent's sort counts.
+            // The grid gives some pairs out of index order, so the sorts count.
             assert!(!arrived_sorted);
             if !obstacles.is_empty() {
                 assert!(nearby.len() > 10, "{} obstacles near agents", nearby.len());

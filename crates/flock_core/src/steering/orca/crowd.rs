@@ -297,9 +297,13 @@ impl Grid<'_> {
                 let mut keys = NearestKeys::new(id as u32, reach, capacity, count > 1, kept);
                 for image in &images[..count] {
                     self.cells.nearest_first(*image, reach, |_, run| {
+                        // Each candidate's distance from the offset to it (to its nearest
+                        // image across the seams).
                         match self.space {
-                            None => keys.offer_run(position, run, |other| other),
-                            Some(_) => keys.offer_run(position, run, seen),
+                            None => keys.offer_run(run, |other| other - position),
+                            Some(space) => {
+                                keys.offer_run(run, |other| space.delta(position, other))
+                            }
                         }
                         keys.range_squared()
                     });
