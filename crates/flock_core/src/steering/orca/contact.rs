@@ -15,8 +15,9 @@
 //! chunks of agents (in the grid's order for the pairs, so that queries one after another read
 //! the same cells; in index order for the obstacles): each chunk keeps its own lists, each
 //! agent's pairs sorted, and the lists are joined in chunk order, the pairs by a counting sort
-//! on their first agent, so they are the same whatever the number of threads or chunks. The sweeps themselves stay on the calling thread: each push moves the agents the
-//! next pair sees, so their order is part of the result.
+//! on their first agent, so they are the same whatever the number of threads or chunks. The
+//! sweeps themselves stay on the calling thread: each push moves the agents the next pair
+//! sees, so their order is part of the result.
 //!
 //! Where we differ from DetourCrowd on purpose: in the plane each push is also partly sideways
 //! ([`ContactPass::slip`]), every pair turned the same way about its midpoint. A crowd pressed
@@ -401,8 +402,8 @@ impl Setup<'_> {
     }
 
     /// Into `chunk`: the pairs of the bodies at `range` in the grid's order with those of
-    /// higher index, each body's sorted; and the nearby obstacles of each agent at `range` in index order
-    /// (none at all without obstacles).
+    /// higher index, each body's sorted; and the nearby obstacles of each agent at `range` in
+    /// index order (none at all without obstacles).
     fn gather_chunk(&self, cells: &Cells<Body>, range: std::ops::Range<usize>, chunk: &mut Chunk) {
         let Chunk {
             pairs,

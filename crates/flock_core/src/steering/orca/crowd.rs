@@ -297,7 +297,7 @@ impl Grid<'_> {
                 let mut keys = NearestKeys::new(id as u32, reach, capacity, count > 1, kept);
                 for image in &images[..count] {
                     self.cells.nearest_first(*image, reach, |_, run| {
-                        // Each candidate's distance from the offset to it (to its nearest
+                        // Each candidate is measured by the offset to it (to its nearest
                         // image across the seams).
                         match self.space {
                             None => keys.offer_run(run, |other| other - position),
