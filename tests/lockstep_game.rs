@@ -13,11 +13,12 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy_flock::lockstep::{
     FlockCommand, FlockSnapshot, LockstepConfig, LockstepEnd, LockstepRole, LockstepState,
+    LockstepTick, TickInputs,
 };
 use bevy_flock::prelude::*;
 use common::lockstep_game::{
-    HashLog, Selected, config, connect, ended, lockstep, peer, player_random, random_play,
-    start_flock,
+    BoidCountLog, HashLog, Play, Selected, config, connect, ended, lockstep, peer, player_random,
+    random_play, start_flock,
 };
 
 const BOIDS: usize = 400;
@@ -150,16 +151,26 @@ fn three_players_agree_on_every_tick_with_markers_a_window_and_a_late_join() {
             assert_eq!(hashes[0], hashes[2], "tick {tick}");
         }
     }
-    let boids = |app: &mut App| {
-        let world = app.world_mut();
-        world.query_filtered::<(), With<Boid>>().iter(world).count()
-    };
-    let counts: Vec<usize> = peers.iter_mut().map(boids).collect();
+    // Every peer has run tick `TICKS`, but some may have run a few more.
+    let counts: Vec<Option<usize>> = peers
+        .iter()
+        .map(|app| {
+            app.world()
+                .resource::<BoidCountLog>()
+                .0
+                .get(&TICKS)
+                .copied()
+        })
+        .collect();
+    let host_count = counts[0].expect("the host ran the last tick");
     assert!(
-        counts[0] > BOIDS + 3,
+        host_count > BOIDS + 3,
         "the players' clicks spawned boids: {counts:?}"
     );
-    assert!(counts.iter().all(|&count| count == counts[0]), "{counts:?}");
+    assert!(
+        counts.iter().all(|&count| count == Some(host_count)),
+        "{counts:?}"
+    );
     assert!(lockstep(&peers[2]).snapshot_bytes() > 0);
 }
 
@@ -424,14 +435,33 @@ fn send_a_crowd_through_the_door(app: &mut App) {
     }
 }
 
-/// The agents whose path is planned and under way.
-fn under_way(app: &mut App) -> usize {
-    let world = app.world_mut();
-    let mut paths = world.query::<&NavPath>();
-    paths
-        .iter(world)
+/// How many agents had a planned path and were under way after each tick of this peer.
+#[derive(Resource, Default)]
+struct UnderWayLog(std::collections::BTreeMap<u64, usize>);
+
+fn log_under_way(
+    inputs: Res<TickInputs<Play>>,
+    paths: Query<&NavPath>,
+    mut log: ResMut<UnderWayLog>,
+) {
+    let moving = paths
+        .iter()
         .filter(|path| path.status() == NavStatus::Moving && path.waypoints().len() > 1)
-        .count()
+        .count();
+    log.0.insert(inputs.tick, moving);
+}
+
+/// Logs the agents under way on this peer at every tick: peers stop at different ticks, so
+/// they are compared tick by tick.
+fn log_agents_under_way(app: &mut App) {
+    app.init_resource::<UnderWayLog>().add_systems(
+        LockstepTick,
+        log_under_way.after(FlockSystems::TransformSync),
+    );
+}
+
+fn under_way_log(app: &App) -> &std::collections::BTreeMap<u64, usize> {
+    &app.world().resource::<UnderWayLog>().0
 }
 
 #[test]
@@ -443,6 +473,7 @@ fn a_late_joiner_plays_on_in_step_with_a_crowd_on_its_way_through_a_level() {
         start_with: 1,
     };
     let mut host = peer(config(host_role));
+    log_agents_under_way(&mut host);
     // Only the host has the level's settings: the joiner receives them.
     host.insert_resource(NavMeshSettings {
         agent_radius: 6.0,
@@ -464,13 +495,14 @@ fn a_late_joiner_plays_on_in_step_with_a_crowd_on_its_way_through_a_level() {
     });
     let generations = |app: &App| app.world().resource::<FlockNavMesh>().generation();
     assert_eq!(generations(&peers[0]), 2);
-    let moving = under_way(&mut peers[0]);
+    let moving = under_way_log(&peers[0]).get(&JOIN_AFTER).copied();
     assert!(
-        moving > 20,
-        "{moving} agents under way when the player joins"
+        moving > Some(20),
+        "{moving:?} agents under way when the player joins"
     );
 
     let mut late = peer(config(LockstepRole::Guest));
+    log_agents_under_way(&mut late);
     connect(&mut peers[0], &mut late, 1, Duration::ZERO);
     peers.push(late);
     play(&mut peers, UNTIL, |_, _| {});
@@ -486,11 +518,12 @@ fn a_late_joiner_plays_on_in_step_with_a_crowd_on_its_way_through_a_level() {
             hash_log(&peers[1]).get(&tick),
             "tick {tick}"
         );
+        assert_eq!(
+            under_way_log(&peers[0]).get(&tick),
+            under_way_log(&peers[1]).get(&tick),
+            "agents under way at tick {tick}"
+        );
     }
-    let [host, late] = &mut peers[..] else {
-        unreachable!()
-    };
-    assert_eq!(under_way(host), under_way(late));
     let settings = |app: &App| app.world().resource::<NavMeshSettings>().agent_radius;
-    assert_eq!(settings(late), 6.0);
+    assert_eq!(settings(&peers[1]), 6.0);
 }

@@ -91,6 +91,11 @@ pub struct Selected;
 #[derive(Resource, Default)]
 pub struct HashLog(pub std::collections::BTreeMap<u64, u64>);
 
+/// How many boids this peer had after each tick: peers stop at different ticks, so counts are
+/// compared tick by tick, never at the end of a run.
+#[derive(Resource, Default)]
+pub struct BoidCountLog(pub std::collections::BTreeMap<u64, usize>);
+
 /// The players' inputs take effect at the end of their tick, in order: the boids a click
 /// adds get the same ids everywhere.
 fn apply_plays(world: &mut World) {
@@ -115,8 +120,15 @@ fn apply_plays(world: &mut World) {
     world.resource_mut::<TickInputs<Play>>().inputs = tick_inputs;
 }
 
-fn log_hash(inputs: Res<TickInputs<Play>>, hash: FlockStateHash, mut log: ResMut<HashLog>) {
-    log.0.insert(inputs.tick, hash.get());
+fn log_hash(
+    inputs: Res<TickInputs<Play>>,
+    hash: FlockStateHash,
+    boids: Query<(), With<Boid>>,
+    mut hashes: ResMut<HashLog>,
+    mut counts: ResMut<BoidCountLog>,
+) {
+    hashes.0.insert(inputs.tick, hash.get());
+    counts.0.insert(inputs.tick, boids.iter().count());
 }
 
 /// The game's starting flock, made by the host alone (guests receive it): boids, and one
@@ -183,6 +195,7 @@ pub fn peer(config: LockstepConfig) -> App {
     .insert_resource(TimeSlicing::new(3, 60.0))
     .add_lockstep_component::<Hunter>()
     .init_resource::<HashLog>()
+    .init_resource::<BoidCountLog>()
     .add_systems(
         LockstepTick,
         (apply_plays, log_hash)
