@@ -5,7 +5,7 @@
 //! switching avoidance, hunts, the stress readout).
 //!
 //! `FLOCK_SCREENSHOTS=dir` saves `dir/<example>-1.png` and `-2.png` two seconds apart (after a
-//! second of warm-up), then exits. Used under `xvfb-run` to check what a user would see.
+//! second of warm-up and once every render pipeline is compiled), then exits. Used under `xvfb-run` to check what a user would see.
 
 // Each example uses only part of what is here.
 #![allow(dead_code, unused_imports)]
@@ -31,10 +31,14 @@ pub use input::{Shortcuts, WorldClicks, pause_on_space, step_on_n};
 pub use selection::{ClickTarget, ClickToSend, Selection};
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use bevy::prelude::*;
+use bevy::render::render_resource::PipelineCache;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use bevy::render::{Render, RenderApp, RenderSystems};
 use bevy_flock::flock_core::{Bounds, world_size};
 use bevy_flock::prelude::*;
 
@@ -214,12 +218,24 @@ impl Plugin for ScreenshotsOnRequest {
             return;
         };
         std::fs::create_dir_all(&dir).expect("cannot create the screenshot folder");
-        app.insert_resource(ScreenshotPlan {
-            dir,
-            example: self.example,
-            taken: 0,
-        })
-        .add_systems(Update, take_screenshots);
+        let pipelines = PipelinesSettled::default();
+        if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
+            render_app
+                .insert_resource(pipelines.clone())
+                .add_systems(Render, note_pipelines.in_set(RenderSystems::Cleanup));
+        } else {
+            // No renderer: nothing is compiled, so nothing holds the screenshots back.
+            pipelines.0.store(true, Ordering::Relaxed);
+        }
+        app.insert_resource(pipelines)
+            .insert_resource(ScreenshotPlan {
+                dir,
+                example: self.example,
+                taken: 0,
+                last_shot: None,
+                settled_frames: 0,
+            })
+            .add_systems(Update, take_screenshots);
     }
 }
 
@@ -228,6 +244,22 @@ struct ScreenshotPlan {
     dir: PathBuf,
     example: &'static str,
     taken: u32,
+    /// When the last screenshot was asked for (real time since start).
+    last_shot: Option<Duration>,
+    /// Main-world frames in a row that found every render pipeline compiled.
+    settled_frames: u32,
+}
+
+/// Whether the render world's pipeline cache has nothing left to compile, shared between the
+/// worlds. Bevy compiles pipelines in the background and skips what they draw until they are
+/// ready: under software Vulkan on a busy machine that can take seconds, and a screenshot
+/// taken before shows the clear colour alone.
+#[derive(Resource, Clone, Default)]
+struct PipelinesSettled(Arc<AtomicBool>);
+
+fn note_pipelines(cache: Res<PipelineCache>, settled: Res<PipelinesSettled>) {
+    let waiting = cache.waiting_pipelines().next().is_some();
+    settled.0.store(!waiting, Ordering::Relaxed);
 }
 
 const FIRST_SHOT: Duration = Duration::from_secs(1);
@@ -237,30 +269,53 @@ const BETWEEN_SHOTS: Duration = Duration::from_secs(2);
 /// rendering may not have drawn its boids one second in.
 const FIRST_FRAMES: u32 = 10;
 
+/// Frames in a row with every pipeline compiled before the first screenshot: with pipelined
+/// rendering the main world runs a frame ahead of what is drawn.
+const SETTLED_FRAMES: u32 = 3;
+
+/// How long the first screenshot waits for the pipelines at most: a scene that never settles is
+/// shot as it is, so that the run ends and the check reports what it shows.
+const MOST_WAIT: Duration = Duration::from_secs(60);
+
 fn take_screenshots(
     mut commands: Commands,
     time: Res<Time<Real>>,
     frames: Res<bevy::diagnostic::FrameCount>,
+    pipelines: Res<PipelinesSettled>,
     mut plan: ResMut<ScreenshotPlan>,
     mut exit: MessageWriter<AppExit>,
 ) {
-    let due = FIRST_SHOT + BETWEEN_SHOTS * plan.taken;
-    if time.elapsed() < due || frames.0 < FIRST_FRAMES {
+    plan.settled_frames = if pipelines.0.load(Ordering::Relaxed) {
+        plan.settled_frames.saturating_add(1)
+    } else {
+        0
+    };
+    let now = time.elapsed();
+    let due = plan.last_shot.map_or(FIRST_SHOT, |at| at + BETWEEN_SHOTS);
+    let drawn = plan.settled_frames >= SETTLED_FRAMES || now > MOST_WAIT;
+    if now < due || frames.0 < FIRST_FRAMES || !drawn {
         return;
     }
     if plan.taken == 2 {
         // One more interval for the second screenshot to be written, and longer while it is
         // not there yet: software rendering of a large 3D scene can take seconds a frame.
         let last = plan.dir.join(format!("{}-2.png", plan.example));
-        if last.exists() || time.elapsed() > due + Duration::from_secs(60) {
+        if last.exists() || now > due + Duration::from_secs(60) {
             exit.write(AppExit::Success);
         }
         return;
     }
+    plan.last_shot = Some(now);
     plan.taken += 1;
     let path = plan
         .dir
         .join(format!("{}-{}.png", plan.example, plan.taken));
+    info!(
+        "screenshot {} at {:.2} s, frame {}",
+        plan.taken,
+        now.as_secs_f32(),
+        frames.0
+    );
     commands
         .spawn(Screenshot::primary_window())
         .observe(save_to_disk(path));
