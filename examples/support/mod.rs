@@ -5,7 +5,8 @@
 //! switching avoidance, hunts, the stress readout).
 //!
 //! `FLOCK_SCREENSHOTS=dir` saves `dir/<example>-1.png` and `-2.png` two seconds apart (after a
-//! second of warm-up and once every render pipeline is compiled), then exits. Used under `xvfb-run` to check what a user would see.
+//! second of warm-up, each once every render pipeline is compiled), then exits. Used under
+//! `xvfb-run` to check what a user would see.
 
 // Each example uses only part of what is here.
 #![allow(dead_code, unused_imports)]
@@ -269,12 +270,12 @@ const BETWEEN_SHOTS: Duration = Duration::from_secs(2);
 /// rendering may not have drawn its boids one second in.
 const FIRST_FRAMES: u32 = 10;
 
-/// Frames in a row with every pipeline compiled before the first screenshot: with pipelined
-/// rendering the main world runs a frame ahead of what is drawn.
+/// Frames in a row with every pipeline compiled before a screenshot: with pipelined rendering
+/// the main world runs a frame ahead of what is drawn.
 const SETTLED_FRAMES: u32 = 3;
 
-/// How long the first screenshot waits for the pipelines at most: a scene that never settles is
-/// shot as it is, so that the run ends and the check reports what it shows.
+/// Time since start after which a screenshot no longer waits for the pipelines: a scene that
+/// never settles is shot as it is, so that the run ends and the check reports what it shows.
 const MOST_WAIT: Duration = Duration::from_secs(60);
 
 fn take_screenshots(
@@ -292,8 +293,7 @@ fn take_screenshots(
     };
     let now = time.elapsed();
     let due = plan.last_shot.map_or(FIRST_SHOT, |at| at + BETWEEN_SHOTS);
-    let drawn = plan.settled_frames >= SETTLED_FRAMES || now > MOST_WAIT;
-    if now < due || frames.0 < FIRST_FRAMES || !drawn {
+    if now < due || frames.0 < FIRST_FRAMES {
         return;
     }
     if plan.taken == 2 {
@@ -303,6 +303,9 @@ fn take_screenshots(
         if last.exists() || now > due + Duration::from_secs(60) {
             exit.write(AppExit::Success);
         }
+        return;
+    }
+    if plan.settled_frames < SETTLED_FRAMES && now <= MOST_WAIT {
         return;
     }
     plan.last_shot = Some(now);
