@@ -47,6 +47,7 @@ pub mod lockstep;
 mod math;
 pub mod metrics;
 pub mod parallel;
+mod prefetch;
 mod presets;
 mod rules;
 pub mod shape;

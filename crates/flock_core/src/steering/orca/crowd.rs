@@ -15,7 +15,11 @@ use super::obstacles::{AsOrcaObstacles, OrcaObstacles};
 use super::{OrcaAgent, OrcaNeighbour, OrcaScratch, orca_velocity_among};
 use crate::math::Vector;
 use crate::parallel::{Executor, chunk_len_for};
+use crate::prefetch::prefetch;
 use crate::space::{MAX_IMAGES, Space};
+
+/// How many agents ahead of the one being worked out its record is fetched.
+const PREFETCH_AHEAD: usize = 4;
 
 /// One chunk's buffers.
 #[derive(Clone, Debug, Default)]
@@ -137,7 +141,13 @@ impl OrcaCrowd {
             let first = index * chunk_len;
             let end = (first + chunk_len).min(order.len());
             velocities.clear();
-            for candidate in &order[first..end] {
+            let agents_of = &order[first..end];
+            for (at, candidate) in agents_of.iter().enumerate() {
+                // The agents come in the grid's order, not the slice's: each one's record is
+                // fetched a few agents ahead, while the ones before it are worked out.
+                if let Some(ahead) = agents_of.get(at + PREFETCH_AHEAD) {
+                    prefetch(&agents[ahead.id as usize]);
+                }
                 let id = candidate.id as usize;
                 let velocity = grid.velocity(agents, id, obstacles, time_step, scratch, kept);
                 velocities.push((id as u32, velocity));
@@ -298,12 +308,19 @@ impl Grid<'_> {
                 for image in &images[..count] {
                     self.cells.nearest_first(*image, reach, |_, run| {
                         // Each candidate is measured by the offset to it (to its nearest
-                        // image across the seams).
+                        // image across the seams), and its record is fetched as it is
+                        // offered: those chosen are read right after the search, by id, in an
+                        // order no cache predicts.
+                        let others = self.others;
                         match self.space {
-                            None => keys.offer_run(run, |other| other - position),
-                            Some(space) => {
-                                keys.offer_run(run, |other| space.delta(position, other))
-                            }
+                            None => keys.offer_run(run, |other| {
+                                prefetch(&others[other.id as usize]);
+                                other.position - position
+                            }),
+                            Some(space) => keys.offer_run(run, |other| {
+                                prefetch(&others[other.id as usize]);
+                                space.delta(position, other.position)
+                            }),
                         }
                         keys.range_squared()
                     });

@@ -62,12 +62,12 @@ impl<'a> NearestKeys<'a> {
         self.range_squared
     }
 
-    /// Takes those of `run` that lie within range, each at `offset(position)` from the agent
+    /// Takes those of `run` that lie within range, each at `offset(candidate)` from the agent
     /// (towards its nearest image in a wrapping world), then, once many more than `capacity`
     /// are taken, keeps the nearest `capacity` and shrinks the range to them. Not a number
     /// (positions too far apart to subtract) is out of range; the agent itself is skipped.
     #[inline]
-    pub fn offer_run(&mut self, run: &[Candidate], offset: impl Fn(Vector) -> Vector) {
+    pub fn offer_run(&mut self, run: &[Candidate], offset: impl Fn(&Candidate) -> Vector) {
         if self.kept.len() < self.count + run.len() {
             self.kept.resize(self.count + run.len(), 0);
         }
@@ -75,7 +75,7 @@ impl<'a> NearestKeys<'a> {
         let room = &mut self.kept[self.count..self.count + run.len()];
         let mut taken = 0;
         for (candidate, _) in run.iter().zip(0..room.len()) {
-            let distance_squared = offset(candidate.position).length_squared();
+            let distance_squared = offset(candidate).length_squared();
             // Written in any case, counted only if within range: no branch to mispredict.
             // Within range means a number, zero or more, whose bits order as it does.
             let key = (u64::from(distance_squared.to_bits()) << 32) | u64::from(candidate.id);
@@ -156,10 +156,10 @@ mod tests {
         // The agent itself, one beyond the reach, a tie at 2 broken by id, one too far to
         // subtract, in three runs.
         let first = [at(0.0, 7), at(10.0, 1), at(3.0 - 1e-6, 2), at(2.0, 5)];
-        keys.offer_run(&first, |p| p);
+        keys.offer_run(&first, |c| c.position);
         let second = [at(2.0, 3), at(f32::NAN, 8), at(1.0, 9), at(2.0, 4)];
-        keys.offer_run(&second, |p| p);
-        keys.offer_run(&[at(2.0, 0), at(2.5, 6)], |p| p);
+        keys.offer_run(&second, |c| c.position);
+        keys.offer_run(&[at(2.0, 0), at(2.5, 6)], |c| c.position);
         assert_eq!(chosen(&mut keys), vec![(1.0, 9), (4.0, 0), (4.0, 3)]);
     }
 
@@ -169,9 +169,9 @@ mod tests {
         let mut keys = NearestKeys::new(0, 100.0, 3, false, &mut kept);
         // Ids 1 to 40 at distances 40 down to 1, then ties with the third nearest.
         let far_first: Vec<Candidate> = (1..=40).map(|id| at((41 - id) as f32, id)).collect();
-        keys.offer_run(&far_first, |p| p);
+        keys.offer_run(&far_first, |c| c.position);
         assert_eq!(keys.range_squared(), 9.0_f32.next_up());
-        keys.offer_run(&[at(3.0, 41), at(3.0, 2), at(3.5, 1)], |p| p);
+        keys.offer_run(&[at(3.0, 41), at(3.0, 2), at(3.5, 1)], |c| c.position);
         // Ids 40, 39 and 38 at 1, 2 and 3; the tie at 3 with id 2 beats 38.
         assert_eq!(chosen(&mut keys), vec![(1.0, 40), (4.0, 39), (9.0, 2)]);
     }
@@ -180,11 +180,11 @@ mod tests {
     fn a_candidate_offered_twice_comes_in_once() {
         let mut kept = Vec::new();
         let mut keys = NearestKeys::new(0, 10.0, 3, true, &mut kept);
-        keys.offer_run(&[at(1.0, 1), at(2.0, 2)], |p| p);
-        keys.offer_run(&[at(1.0, 1), at(2.0, 2)], |p| p);
+        keys.offer_run(&[at(1.0, 1), at(2.0, 2)], |c| c.position);
+        keys.offer_run(&[at(1.0, 1), at(2.0, 2)], |c| c.position);
         assert_eq!(chosen(&mut keys), vec![(1.0, 1), (4.0, 2)]);
-        keys.offer_run(&[at(3.0, 3), at(4.0, 4)], |p| p);
-        keys.offer_run(&[at(1.0, 1)], |p| p);
+        keys.offer_run(&[at(3.0, 3), at(4.0, 4)], |c| c.position);
+        keys.offer_run(&[at(1.0, 1)], |c| c.position);
         assert_eq!(chosen(&mut keys), vec![(1.0, 1), (4.0, 2), (9.0, 3)]);
     }
 
@@ -192,7 +192,7 @@ mod tests {
     fn a_capacity_of_zero_keeps_nothing() {
         let mut kept = Vec::new();
         let mut keys = NearestKeys::new(0, 10.0, 0, false, &mut kept);
-        keys.offer_run(&[at(1.0, 1)], |p| p);
+        keys.offer_run(&[at(1.0, 1)], |c| c.position);
         assert!(chosen(&mut keys).is_empty());
         assert_eq!(keys.range_squared(), 0.0);
     }
