@@ -12,7 +12,7 @@ use crate::steering::Shape;
 use crate::steering::polygon::nearest_on_segment;
 
 /// Below this length (world units, or world units per second) a vector has no direction.
-const NO_DIRECTION: f32 = 1e-6;
+pub(super) const NO_DIRECTION: f32 = 1e-6;
 
 /// The ORCA constraint for an agent against one neighbour.
 ///

@@ -6,9 +6,9 @@
 //!
 //! The algorithm is RVO2's (`Agent::computeNewVelocity`, the authors' library): for each
 //! neighbour the agent builds one half-plane (half-space in 3D) of allowed velocities
-//! (`half_planes.rs`), for each static obstacle near enough one more (before the neighbours'),
-//! and solves a small linear program over them within its maximum speed (`program.rs`, and
-//! `program_3d.rs` in 3D). When
+//! (`half_planes.rs`; four neighbours at a time in `constraint_lanes.rs`), for each static
+//! obstacle near enough one more (before the neighbours'), and solves a small linear program
+//! over them within its maximum speed (`program.rs`, and `program_3d.rs` in 3D). When
 //! the constraints leave no velocity (a dense crowd), RVO2's fallback (`linearProgram3`) keeps
 //! the obstacles' constraints and minimises the largest violation of the neighbours'.
 //! [`OrcaParams::rvo2`] gives RVO2's exact behaviour (the test `tests/rvo2.rs` runs scenarios
@@ -32,6 +32,7 @@
 
 mod agent;
 mod cells;
+mod constraint_lanes;
 mod contact;
 mod crowd;
 mod half_planes;
@@ -58,7 +59,7 @@ pub use obstacle_input::{MAX_OBSTACLE_COORDINATE, ObstacleError, ObstacleFault};
 pub use obstacles::{AsOrcaObstacles, OrcaObstacles};
 
 use crate::math::Vector;
-use half_planes::agent_constraint;
+use constraint_lanes::{Pair, agent_constraints};
 use lines::Goal;
 use program::{least_violation, solve};
 
@@ -296,6 +297,8 @@ pub struct OrcaNeighbour {
 #[derive(Clone, Debug, Default)]
 pub struct OrcaScratch {
     nearest: Vec<(f32, OrcaNeighbour)>,
+    /// The neighbours as their constraints take them.
+    pairs: Vec<Pair>,
     constraints: Vec<HalfSpace>,
     projected: Vec<HalfSpace>,
     obstacle_count: usize,
@@ -388,6 +391,7 @@ pub(super) fn orca_velocity_among(
     }
     let OrcaScratch {
         nearest,
+        pairs,
         constraints,
         projected,
         obstacle_count,
@@ -411,6 +415,7 @@ pub(super) fn orca_velocity_among(
     nearest.clear();
     select(nearest);
     let own_share = params.share(preferred.clamp_length_max(max_speed), max_speed);
+    pairs.clear();
     for (_, neighbour) in nearest.iter() {
         let radius = if neighbour.radius.is_finite() && neighbour.radius >= 0.0 {
             neighbour.radius
@@ -424,20 +429,21 @@ pub(super) fn orca_velocity_among(
         };
         let total = own_share + their_share;
         let share = if total > 0.0 { own_share / total } else { 0.5 };
-        let constraint = agent_constraint(
-            agent.velocity,
-            neighbour.position - agent.position,
-            agent.velocity - neighbour.velocity,
-            params.radius + radius + params.clearance,
-            params.time_horizon,
-            time_step,
+        pairs.push(Pair {
+            offset: neighbour.position - agent.position,
+            relative_velocity: agent.velocity - neighbour.velocity,
+            combined_radius: params.radius + radius + params.clearance,
             share,
-            if agent.id < neighbour.id { 1.0 } else { -1.0 },
-        );
-        if constraint.point.is_finite() && constraint.normal.is_finite() {
-            constraints.push(constraint);
-        }
+            tie_break: if agent.id < neighbour.id { 1.0 } else { -1.0 },
+        });
     }
+    agent_constraints(
+        agent.velocity,
+        params.time_horizon,
+        time_step,
+        pairs,
+        constraints,
+    );
 
     let mut velocity = Vector::ZERO;
     if let Err(failed) = solve(
@@ -497,7 +503,7 @@ fn obstacle_constraints(
         if gap.is_nan() || gap >= range {
             continue;
         }
-        let constraint = agent_constraint(
+        let constraint = half_planes::agent_constraint(
             agent.velocity,
             offset,
             agent.velocity,
