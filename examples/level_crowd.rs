@@ -11,7 +11,7 @@ mod support;
 use bevy::prelude::*;
 use bevy_flock::prelude::*;
 use bevy_flock::{BoidId, FlockNavMesh};
-use support::level::{self, GOALS, Trip};
+use support::level::{self, Trip};
 
 const CROWD: usize = 1000;
 const RADIUS: f32 = 4.0;
@@ -113,21 +113,9 @@ fn send_the_crowd(
     mut agents: Query<(&BoidId, &Transform, &mut Destination)>,
 ) {
     let now = time.elapsed_secs();
-    let first_trip = trip.crowd == 0;
-    let rested = trip
-        .all_arrived_after
-        .is_some_and(|after| now > trip.sent_at + after + 1.0);
-    let (goal, centre) = match clicks.left_click() {
-        Some(point) => (trip.goal, point),
-        None if (first_trip || rested) && navmesh.mesh().is_some() => {
-            let next = if first_trip {
-                0
-            } else {
-                (trip.goal + 1) % GOALS.len()
-            };
-            (next, GOALS[next])
-        }
-        None => return,
+    let click = clicks.left_click();
+    let Some((goal, centre)) = trip.next_destination(now, click, navmesh.mesh().is_some()) else {
+        return;
     };
     let mut crowd: Vec<_> = agents.iter_mut().collect();
     crowd.sort_by_key(|(id, ..)| **id);

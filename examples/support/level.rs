@@ -185,6 +185,34 @@ impl Trip {
         }
     }
 
+    /// Where the crowd goes at `now` (the goal's index and the centre of its places), if
+    /// anywhere: to `click` (a point on the floor plan) if there was one, for the same goal;
+    /// else, once the level is `ready`, to the first goal on the first trip, and to the next
+    /// goal once the whole crowd has arrived and a second has passed.
+    pub fn next_destination(
+        &self,
+        now: f32,
+        click: Option<Vec2>,
+        ready: bool,
+    ) -> Option<(usize, Vec2)> {
+        let first_trip = self.crowd == 0;
+        let rested = self
+            .all_arrived_after
+            .is_some_and(|after| now > self.sent_at + after + 1.0);
+        match click {
+            Some(point) => Some((self.goal, point)),
+            None if (first_trip || rested) && ready => {
+                let next = if first_trip {
+                    0
+                } else {
+                    (self.goal + 1) % GOALS.len()
+                };
+                Some((next, GOALS[next]))
+            }
+            None => None,
+        }
+    }
+
     /// `arrived` of the crowd are there at `now`; the closest two agents are `closest` apart.
     pub fn update(&mut self, now: f32, arrived: usize, closest: f32) {
         self.arrived = arrived;

@@ -16,7 +16,7 @@ use bevy::prelude::*;
 use bevy_flock3d::flock_core::Bounds;
 use bevy_flock3d::prelude::*;
 use bevy_flock3d::{BoidColors, BoidId, FlockNavMesh};
-use support::level::{self, GOALS, Trip};
+use support::level::{self, Trip};
 use support3d::OrbitCamera;
 
 const CROWD: usize = 600;
@@ -176,21 +176,9 @@ fn send_the_crowd(
     mut agents: Query<(&BoidId, &Transform, &mut Destination)>,
 ) {
     let now = time.elapsed_secs();
-    let first_trip = trip.crowd == 0;
-    let rested = trip
-        .all_arrived_after
-        .is_some_and(|after| now > trip.sent_at + after + 1.0);
-    let (goal, centre) = match clicks.left_click() {
-        Some(point) => (trip.goal, Vec2::new(point.x, point.z)),
-        None if (first_trip || rested) && navmesh.mesh().is_some() => {
-            let next = if first_trip {
-                0
-            } else {
-                (trip.goal + 1) % GOALS.len()
-            };
-            (next, GOALS[next])
-        }
-        None => return,
+    let click = clicks.left_click().map(|point| point.xz());
+    let Some((goal, centre)) = trip.next_destination(now, click, navmesh.mesh().is_some()) else {
+        return;
     };
     let mut crowd: Vec<_> = agents.iter_mut().collect();
     crowd.sort_by_key(|(id, ..)| **id);
