@@ -145,7 +145,8 @@ impl BatchLanes {
             })
         });
         let point = axes(|axis| lanes(|l| velocity[axis] + change[axis][l] * share[l]));
-        // Overlapping pairs (and not-a-number distances) take the one-step obstacle.
+        // Overlapping pairs (and not-a-number distances) are left to `agent_constraint`, whose
+        // one-step obstacle parts them.
         let exact = lanes_of(|l| {
             distance_squared[l] > radius_squared[l] && (nearest_disc[l] || side_found[l])
         });
