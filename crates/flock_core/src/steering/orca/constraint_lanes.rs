@@ -21,7 +21,7 @@ type VectorLanes = [Lanes; DIMENSIONS];
 
 /// A neighbour as [`agent_constraint`] takes it (the agent's velocity, the horizon and the
 /// step are the same for all).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(super) struct Pair {
     /// The neighbour's position less the agent's.
     pub offset: Vector,
@@ -117,33 +117,15 @@ impl BatchLanes {
         let cone_axis = axes(|axis| lanes(|l| offset[axis][l] / distance[l]));
         let (side, side_found) = leg_side(&cone_axis, &offset, &relative, &from_centre);
         let sine = lanes(|l| combined_radius[l] / distance[l]);
-        let cosine = lanes(|l| {
-            (distance_squared[l] - combined_radius[l] * combined_radius[l]).sqrt() / distance[l]
-        });
+        let cosine = lanes(|l| (distance_squared[l] - radius_squared[l]).sqrt() / distance[l]);
         let leg = axes(|axis| lanes(|l| cone_axis[axis][l] * cosine[l] + side[axis][l] * sine[l]));
         let leg_normal =
             axes(|axis| lanes(|l| side[axis][l] * cosine[l] - cone_axis[axis][l] * sine[l]));
         let along_leg = dot(&relative, &leg);
         let leg_change = axes(|axis| lanes(|l| leg[axis][l] * along_leg[l] - relative[axis][l]));
 
-        let normal = axes(|axis| {
-            lanes(|l| {
-                if nearest_disc[l] {
-                    disc_normal[axis][l]
-                } else {
-                    leg_normal[axis][l]
-                }
-            })
-        });
-        let change = axes(|axis| {
-            lanes(|l| {
-                if nearest_disc[l] {
-                    disc_change[axis][l]
-                } else {
-                    leg_change[axis][l]
-                }
-            })
-        });
+        let normal = pick(&nearest_disc, &disc_normal, &leg_normal);
+        let change = pick(&nearest_disc, &disc_change, &leg_change);
         let point = axes(|axis| lanes(|l| velocity[axis] + change[axis][l] * share[l]));
         // Overlapping pairs (and not-a-number distances) are left to `agent_constraint`, whose
         // one-step obstacle parts them.
@@ -182,21 +164,10 @@ fn leg_side(
     // `offset.perp_dot(from_centre) > 0`: the left leg, `axis.perp()`; else `-axis.perp()`.
     let left =
         lanes_of(|l| offset[0][l] * from_centre[1][l] - offset[1][l] * from_centre[0][l] > 0.0);
-    let x = lanes(|l| {
-        if left[l] {
-            -cone_axis[1][l]
-        } else {
-            cone_axis[1][l]
-        }
-    });
-    let y = lanes(|l| {
-        if left[l] {
-            cone_axis[0][l]
-        } else {
-            -cone_axis[0][l]
-        }
-    });
-    ([x, y], [true; LANES])
+    let [x, y] = *cone_axis;
+    let perp = [lanes(|l| -y[l]), x];
+    let opposite = [y, lanes(|l| -x[l])];
+    (pick(&left, &perp, &opposite), [true; LANES])
 }
 
 /// In 3D: the relative velocity's part across the axis, normalised; a lane straight on the
@@ -210,8 +181,9 @@ fn leg_side(
 ) -> (VectorLanes, [bool; LANES]) {
     let along = dot(relative, cone_axis);
     let across = axes(|axis| lanes(|l| relative[axis][l] - cone_axis[axis][l] * along[l]));
-    let across_length = lanes(|l| dot(&across, &across)[l].sqrt());
-    let relative_length = lanes(|l| dot(relative, relative)[l].sqrt());
+    let (across_squared, relative_squared) = (dot(&across, &across), dot(relative, relative));
+    let across_length = lanes(|l| across_squared[l].sqrt());
+    let relative_length = lanes(|l| relative_squared[l].sqrt());
     let found = lanes_of(|l| {
         across_length[l] > super::half_planes::NO_DIRECTION * relative_length[l].max(1.0)
     });
@@ -225,6 +197,20 @@ fn leg_side(
 #[inline(always)]
 fn lanes(value: impl Fn(usize) -> f32) -> Lanes {
     std::array::from_fn(value)
+}
+
+/// `if_true` in the lanes `mask` sets, `if_false` in the others.
+#[inline(always)]
+fn pick(mask: &[bool; LANES], if_true: &VectorLanes, if_false: &VectorLanes) -> VectorLanes {
+    axes(|axis| {
+        lanes(|l| {
+            if mask[l] {
+                if_true[axis][l]
+            } else {
+                if_false[axis][l]
+            }
+        })
+    })
 }
 
 /// `flag(lane)` for every lane.
