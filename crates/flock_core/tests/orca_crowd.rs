@@ -3,7 +3,9 @@
 //! agent offered, for crowds packed in a box (the grid's dense layout), spread far apart (its
 //! hashed layout), in a wrapping world (neighbours across the seams), on a lattice (neighbours
 //! at equal distances, ordered by id), far more crowded than the neighbour count (the search
-//! narrows as it goes), and with agents whose position or velocity is not a number among them.
+//! narrows as it goes), moving between steps (the search starts near where each agent's
+//! neighbours were, and looks again where that was too near), and with agents whose position or
+//! velocity is not a number among them.
 //! `flock_core3d` runs the same cases in 3D.
 
 #[cfg(not(flock_3d))]
@@ -92,8 +94,13 @@ fn brute_force(agents: &[CrowdAgent], space: &Space) -> Vec<Vector> {
 }
 
 fn check(agents: &[CrowdAgent], space: Space) {
+    check_with(&mut OrcaCrowd::default(), agents, space);
+}
+
+/// [`check`] with a crowd that may have worked out other agents before (its searches start
+/// near where those agents' neighbours were).
+fn check_with(crowd: &mut OrcaCrowd, agents: &[CrowdAgent], space: Space) {
     let expected = brute_force(agents, &space);
-    let mut crowd = OrcaCrowd::default();
     let differs = |got: &[Vector]| {
         got.iter()
             .zip(&expected)
@@ -181,6 +188,26 @@ fn a_crowd_far_denser_than_its_neighbour_count_finds_the_nearest() {
         agent.params.radius = 0.1;
     }
     check(&agents, plain());
+}
+
+#[test]
+fn a_crowd_that_moves_between_steps_finds_the_neighbours_brute_force_finds() {
+    // Each step's search starts near where each agent's neighbours were the step before: most
+    // agents drift a little, one in seven jumps across the crowd (its last neighbours no guide,
+    // its new ones perhaps nearer or farther), and agents leave (the ids after them shift).
+    let mut agents = crowd(1500, 60.0, 0.0);
+    let mut crowd = OrcaCrowd::default();
+    let mut state = 5;
+    for round in 0..6 {
+        check_with(&mut crowd, &agents, plain());
+        for (index, agent) in agents.iter_mut().enumerate() {
+            let stride = if index % 7 == round { 60.0 } else { 0.5 };
+            for axis in 0..DIMENSIONS {
+                agent.position[axis] += (unit(&mut state) - 0.5) * stride;
+            }
+        }
+        agents.drain(100 * round..100 * round + 17);
+    }
 }
 
 #[test]

@@ -4,7 +4,9 @@
 //!
 //! The agents are split into chunks run on the caller's [`Executor`]; each chunk has its own
 //! scratch and reads only the snapshot, and each agent's neighbours are ordered by distance and
-//! index, so the result is the same bits for any number of threads. The contact pass finds its
+//! index, so the result is the same bits for any number of threads. Each agent's search starts
+//! within a little more than where its nearest were the step before, and looks again over its
+//! whole reach when fewer than it wants lie there: the same neighbours as a search from scratch. The contact pass finds its
 //! pairs on the same executor, with the same guarantee.
 
 use super::agent::CrowdAgent;
@@ -27,8 +29,9 @@ struct Chunk {
     scratch: OrcaScratch,
     /// The neighbour selection's keys (see [`NearestKeys`]).
     kept: Vec<u64>,
-    /// Each agent's index and new velocity.
-    velocities: Vec<(u32, Vector)>,
+    /// Each agent's index, new velocity and the squared distance to its farthest neighbour
+    /// (see [`OrcaCrowd::farthest`]).
+    velocities: Vec<(u32, Vector, f32)>,
 }
 
 /// Buffers for stepping a crowd; a step allocates nothing once they have grown.
@@ -46,6 +49,10 @@ pub struct OrcaCrowd {
     kept: Vec<u64>,
     /// The obstacles built from the shapes given, while they stay the same.
     obstacles: OrcaObstacles,
+    /// Each agent's (by id) squared distance to the farthest of the neighbours it chose in the
+    /// last step, or infinity if it found fewer than it may choose: near where the next step's
+    /// search may stop looking (see [`search_range`]).
+    farthest: Vec<f32>,
 }
 
 impl OrcaCrowd {
@@ -105,7 +112,7 @@ impl OrcaCrowd {
         self.cells.build(
             cell_size,
             agents.iter().enumerate().map(|(index, agent)| {
-                let position = if agent.velocity.is_finite() {
+                let position = if joins_grid(agent) {
                     agent.position
                 } else {
                     Vector::NAN
@@ -131,7 +138,11 @@ impl OrcaCrowd {
             space: space.filter(|space| space.periodic),
             cells: &self.cells,
             others: &self.others,
+            agents,
+            obstacles,
+            time_step,
         };
+        let farthest = &self.farthest;
         executor.for_each_chunk(&mut self.chunks, 1, |index, chunk| {
             let Chunk {
                 scratch,
@@ -143,28 +154,36 @@ impl OrcaCrowd {
             velocities.clear();
             let agents_of = &order[first..end];
             for (at, candidate) in agents_of.iter().enumerate() {
-                // The agents come in the grid's order, not the slice's: each one's record is
-                // fetched a few agents ahead, while the ones before it are worked out.
+                // The agents come in the grid's order, not the slice's: each one's record (and
+                // its farthest neighbour's distance) is fetched a few agents ahead, while the
+                // ones before it are worked out.
                 if let Some(ahead) = agents_of.get(at + PREFETCH_AHEAD) {
                     prefetch(&agents[ahead.id as usize]);
+                    if let Some(last) = farthest.get(ahead.id as usize) {
+                        prefetch(last);
+                    }
                 }
                 let id = candidate.id as usize;
-                let velocity = grid.velocity(agents, id, obstacles, time_step, scratch, kept);
-                velocities.push((id as u32, velocity));
+                let last = farthest.get(id).copied().unwrap_or(f32::INFINITY);
+                let (velocity, farthest) = grid.velocity(id, scratch, kept, last);
+                velocities.push((id as u32, velocity, farthest));
             }
         });
         // NaN marks an agent left out of the grid.
         self.velocities.clear();
         self.velocities.resize(agents.len(), Vector::NAN);
+        self.farthest.clear();
+        self.farthest.resize(agents.len(), f32::INFINITY);
         for chunk in &self.chunks {
-            for &(id, velocity) in &chunk.velocities {
+            for &(id, velocity, farthest) in &chunk.velocities {
                 self.velocities[id as usize] = velocity;
+                self.farthest[id as usize] = farthest;
             }
         }
         let (scratch, kept) = (&mut self.scratch, &mut self.kept);
         for (id, velocity) in self.velocities.iter_mut().enumerate() {
             if velocity.is_nan() {
-                *velocity = grid.velocity(agents, id, obstacles, time_step, scratch, kept);
+                (*velocity, _) = grid.velocity(id, scratch, kept, f32::INFINITY);
             }
         }
     }
@@ -255,27 +274,47 @@ fn as_neighbour(agents: &[CrowdAgent], index: u32) -> OrcaNeighbour {
     }
 }
 
-/// A step's agents in their grid, for the neighbour search.
+/// Whether an agent is in the grid, so a neighbour to the others: where it is and where it goes
+/// are numbers.
+fn joins_grid(agent: &CrowdAgent) -> bool {
+    agent.position.is_finite() && agent.velocity.is_finite()
+}
+
+/// Where an agent's neighbour search may stop looking, squared: as far as its farthest
+/// neighbour was last step (squared, `last_farthest`), and as far again as two agents at its
+/// maximum speed close in on each other in a step. Agents move little in a step, so its nearest
+/// are then most often within it; where they are not, the search is made again over the whole
+/// reach (see [`NearestKeys::narrow`]).
+fn search_range(last_farthest: f32, max_speed: f32, time_step: f32) -> f32 {
+    let range = last_farthest.sqrt() + 2.0 * max_speed * time_step;
+    range * range
+}
+
+/// A step's agents in their grid, for the neighbour search, and what else their velocities
+/// depend on.
 struct Grid<'a> {
     /// The space, where it wraps.
     space: Option<&'a Space>,
     cells: &'a Cells<Candidate>,
     /// The agents as neighbours, by id.
     others: &'a [OrcaNeighbour],
+    agents: &'a [CrowdAgent],
+    obstacles: &'a OrcaObstacles,
+    time_step: f32,
 }
 
 impl Grid<'_> {
-    /// Agent `id`'s ORCA velocity among the others (seen across the seams of a wrapping space).
+    /// Agent `id`'s ORCA velocity among the others (seen across the seams of a wrapping space),
+    /// and the squared distance to the farthest neighbour it chose (infinity if it chose fewer
+    /// than it may), given that of its last step (see [`search_range`]).
     fn velocity(
         &self,
-        agents: &[CrowdAgent],
         id: usize,
-        obstacles: &OrcaObstacles,
-        time_step: f32,
         scratch: &mut OrcaScratch,
         kept: &mut Vec<u64>,
-    ) -> Vector {
-        let agent = &agents[id];
+        last_farthest: f32,
+    ) -> (Vector, f32) {
+        let agent = &self.agents[id];
         let me = OrcaAgent {
             position: agent.position,
             velocity: agent.velocity,
@@ -290,7 +329,8 @@ impl Grid<'_> {
             None => other,
             Some(space) => position + space.delta(position, other),
         };
-        orca_velocity_among(
+        let mut farthest = f32::INFINITY;
+        let velocity = orca_velocity_among(
             &me,
             |nearest| {
                 // Called only for valid parameters.
@@ -305,27 +345,42 @@ impl Grid<'_> {
                 };
                 let capacity = params.neighbour_cap();
                 let mut keys = NearestKeys::new(id as u32, reach, capacity, count > 1, kept);
-                for image in &images[..count] {
-                    self.cells.nearest_first(*image, reach, |_, run| {
-                        // Each candidate is measured by the offset to it (to its nearest
-                        // image across the seams), and its record is fetched as it is
-                        // offered: those chosen are read right after the search, by id, in an
-                        // order no cache predicts.
-                        let others = self.others;
-                        match self.space {
-                            None => keys.offer_run(run, |other| {
-                                prefetch(&others[other.id as usize]);
-                                other.position - position
-                            }),
-                            Some(space) => keys.offer_run(run, |other| {
-                                prefetch(&others[other.id as usize]);
-                                space.delta(position, other.position)
-                            }),
-                        }
-                        keys.range_squared()
-                    });
+                keys.narrow(search_range(last_farthest, me.max_speed, self.time_step));
+                let search = |keys: &mut NearestKeys<'_>| {
+                    // Where the range was narrowed, so are the cells looked in (a little wider
+                    // than its rounded root).
+                    let range = match keys.range_squared() {
+                        narrowed if narrowed < reach * reach => narrowed.sqrt().next_up(),
+                        _ => reach,
+                    };
+                    for image in &images[..count] {
+                        self.cells.nearest_first(*image, range, |_, run| {
+                            // Each candidate is measured by the offset to it (to its nearest
+                            // image across the seams), and its record is fetched as it is
+                            // offered: those chosen are read right after the search, by id,
+                            // in an order no cache predicts.
+                            let others = self.others;
+                            match self.space {
+                                None => keys.offer_run(run, |other| {
+                                    prefetch(&others[other.id as usize]);
+                                    other.position - position
+                                }),
+                                Some(space) => keys.offer_run(run, |other| {
+                                    prefetch(&others[other.id as usize]);
+                                    space.delta(position, other.position)
+                                }),
+                            }
+                            keys.range_squared()
+                        });
+                    }
+                };
+                search(&mut keys);
+                if !keys.finish() {
+                    keys.widen();
+                    search(&mut keys);
+                    keys.finish();
                 }
-                nearest.extend(keys.nearest().map(|(distance_squared, id)| {
+                nearest.extend(keys.chosen().map(|(distance_squared, id)| {
                     let neighbour = &self.others[id as usize];
                     let position = seen(neighbour.position);
                     (
@@ -336,11 +391,17 @@ impl Grid<'_> {
                         },
                     )
                 }));
+                farthest = match nearest.last() {
+                    Some(&(distance_squared, _)) if nearest.len() >= capacity => distance_squared,
+                    None if capacity == 0 => 0.0,
+                    _ => f32::INFINITY,
+                };
             },
-            obstacles,
+            self.obstacles,
             params,
-            time_step,
+            self.time_step,
             scratch,
-        )
+        );
+        (velocity, farthest)
     }
 }

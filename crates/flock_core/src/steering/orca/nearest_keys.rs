@@ -3,7 +3,8 @@
 //! candidate once), made in batches: the candidates of a run of the grid are taken without a
 //! branch on their distance, and once there are twice `k` of them the nearest `k` are kept
 //! (not by inserting them one by one in order), which also shrinks the range the rest of the
-//! search looks in.
+//! search looks in. A search may start narrowed to a guess (where a crowd's agent found its
+//! nearest the step before), and says when the guess was too near to be sure.
 
 use crate::math::Vector;
 
@@ -27,9 +28,13 @@ pub(super) struct Candidate {
 pub(super) struct NearestKeys<'a> {
     own_id: u32,
     capacity: usize,
+    reach_squared: f32,
     range_squared: f32,
     /// Whether a candidate may be offered twice (through two images of a wrapping world).
     repeats: bool,
+    /// Whether the range was narrowed below the reach before the search (see
+    /// [`narrow`](Self::narrow)).
+    narrowed: bool,
     /// The candidates taken are `kept[..count]`; the rest is room to write into.
     kept: &'a mut Vec<u64>,
     count: usize,
@@ -49,10 +54,23 @@ impl<'a> NearestKeys<'a> {
         Self {
             own_id,
             capacity,
+            reach_squared: reach * reach,
             range_squared: reach * reach,
             repeats,
+            narrowed: false,
             kept,
             count: 0,
+        }
+    }
+
+    /// Narrows the range to `range_squared` before the search, if that is nearer than the
+    /// reach: a guess at where the nearest `capacity` lie (a crowd's last step's), so that the
+    /// search skips what lies beyond from the start. If the guess is too near,
+    /// [`finish`](Self::finish) says so, and the search must be made again without it.
+    pub fn narrow(&mut self, range_squared: f32) {
+        if range_squared < self.range_squared {
+            self.range_squared = range_squared;
+            self.narrowed = true;
         }
     }
 
@@ -94,10 +112,14 @@ impl<'a> NearestKeys<'a> {
     /// so that only as near or nearer ones may still come in.
     fn keep_nearest(&mut self) {
         let taken = &mut self.kept[..self.count];
-        // A sort, not `select_nth_unstable`: at these sizes (two to three times the capacity)
-        // the small sort is the faster, and it leaves the keys kept in the order `nearest`
-        // gives them.
-        taken.sort_unstable();
+        // A sort, not `select_nth_unstable`: at these sizes (one to three times the capacity)
+        // a small sort is the faster, and it leaves the keys kept in the order `chosen` gives
+        // them. Without repeats the keys differ, and up to a few dozen sort fastest by rank.
+        if !self.repeats && taken.len() <= RANKED {
+            sort_by_rank(taken);
+        } else {
+            taken.sort_unstable();
+        }
         let mut unique = taken.len();
         if self.repeats {
             // The same candidate at the same distance: equal keys, side by side.
@@ -123,14 +145,52 @@ impl<'a> NearestKeys<'a> {
         }
     }
 
-    /// The nearest candidates, nearest first: each one's squared distance and id.
-    pub fn nearest(&mut self) -> impl Iterator<Item = (f32, u32)> + '_ {
+    /// Drops what was taken and the narrowed range, for the search to be made again over the
+    /// whole reach.
+    pub fn widen(&mut self) {
+        self.range_squared = self.reach_squared;
+        self.narrowed = false;
+        self.count = 0;
+    }
+
+    /// Ends the search: keeps the nearest candidates, and says whether they are the nearest
+    /// within the reach. They are unless the range was [narrowed](Self::narrow) and fewer than
+    /// `capacity` lie within it (then nearer ones beyond it may have been missed).
+    pub fn finish(&mut self) -> bool {
         // Sorted, and with repeats each once, however few.
         self.keep_nearest();
+        !self.narrowed || self.count >= self.capacity
+    }
+
+    /// The candidates kept by [`finish`](Self::finish), nearest first: each one's squared
+    /// distance and id.
+    pub fn chosen(&self) -> impl Iterator<Item = (f32, u32)> + '_ {
         self.kept[..self.count]
             .iter()
             .map(|&key| (f32::from_bits((key >> 32) as u32), key as u32))
     }
+
+    /// The nearest candidates, nearest first: each one's squared distance and id.
+    #[cfg(test)]
+    pub fn nearest(&mut self) -> impl Iterator<Item = (f32, u32)> + '_ {
+        self.finish();
+        self.chosen()
+    }
+}
+
+/// The most keys [`sort_by_rank`] sorts.
+const RANKED: usize = 32;
+
+/// Sorts up to [`RANKED`] different keys by counting, for each, the keys below it: its place.
+/// Quadratic, but without a branch on the keys, where an insertion sort mispredicts at about
+/// every key.
+fn sort_by_rank(keys: &mut [u64]) {
+    let mut sorted = [0_u64; RANKED];
+    for &key in keys.iter() {
+        let rank: usize = keys.iter().map(|&other| usize::from(other < key)).sum();
+        sorted[rank] = key;
+    }
+    keys.copy_from_slice(&sorted[..keys.len()]);
 }
 
 #[cfg(test)]
@@ -186,6 +246,54 @@ mod tests {
         keys.offer_run(&[at(3.0, 3), at(4.0, 4)], |c| c.position);
         keys.offer_run(&[at(1.0, 1)], |c| c.position);
         assert_eq!(chosen(&mut keys), vec![(1.0, 1), (4.0, 2), (9.0, 3)]);
+    }
+
+    #[test]
+    fn a_narrowed_search_says_whether_it_found_enough() {
+        let mut kept = Vec::new();
+        let mut keys = NearestKeys::new(0, 10.0, 2, false, &mut kept);
+        keys.narrow(200.0);
+        assert_eq!(keys.range_squared(), 100.0, "never wider than the reach");
+        keys.narrow(3.0);
+        let run = [at(1.0, 1), at(2.0, 2), at(3.0, 3)];
+        keys.offer_run(&run, |c| c.position);
+        // Only one within the narrowed range: the second nearest may lie beyond it.
+        assert!(!keys.finish());
+        keys.widen();
+        assert_eq!(keys.range_squared(), 100.0);
+        keys.offer_run(&run, |c| c.position);
+        assert!(keys.finish());
+        assert_eq!(keys.chosen().collect::<Vec<_>>(), vec![(1.0, 1), (4.0, 2)]);
+        // Narrowed, with enough within: the nearest, as without narrowing.
+        let mut keys = NearestKeys::new(0, 10.0, 2, false, &mut kept);
+        keys.narrow(5.0);
+        keys.offer_run(&[at(2.0, 2), at(0.5, 4), at(1.0, 1)], |c| c.position);
+        assert!(keys.finish());
+        assert_eq!(keys.chosen().collect::<Vec<_>>(), vec![(0.25, 4), (1.0, 1)]);
+        // Fewer than the capacity in the whole reach is all there is.
+        let mut keys = NearestKeys::new(0, 10.0, 5, false, &mut kept);
+        keys.offer_run(&run, |c| c.position);
+        assert!(keys.finish());
+    }
+
+    #[test]
+    fn sorting_by_rank_sorts_as_the_standard_sort_does() {
+        let mut state = 3_u64;
+        for len in 0..=RANKED {
+            // Different keys: distances with ties, each with its own id.
+            let mut keys: Vec<u64> = (0..len as u64)
+                .map(|id| {
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1);
+                    ((state >> 61) << 32) | id
+                })
+                .collect();
+            let mut expected = keys.clone();
+            expected.sort_unstable();
+            sort_by_rank(&mut keys);
+            assert_eq!(keys, expected, "{len} keys");
+        }
     }
 
     #[test]
