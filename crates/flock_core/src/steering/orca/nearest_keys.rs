@@ -114,7 +114,7 @@ impl<'a> NearestKeys<'a> {
         let taken = &mut self.kept[..self.count];
         // A sort, not `select_nth_unstable`: at these sizes (one to three times the capacity)
         // a small sort is the faster, and it leaves the keys kept in the order `chosen` gives
-        // them. Without repeats the keys differ, and up to a few dozen sort fastest by rank.
+        // them. Without repeats the keys differ, and a few sort fastest by rank.
         if !self.repeats && taken.len() <= RANKED {
             sort_by_rank(taken);
         } else {
@@ -178,8 +178,9 @@ impl<'a> NearestKeys<'a> {
     }
 }
 
-/// The most keys [`sort_by_rank`] sorts.
-const RANKED: usize = 32;
+/// The most keys [`sort_by_rank`] sorts: up to as many as the standard sort would insert one
+/// by one (beyond, its sorting network is the faster).
+const RANKED: usize = 20;
 
 /// Sorts up to [`RANKED`] different keys by counting, for each, the keys below it: its place.
 /// Quadratic, but without a branch on the keys, where an insertion sort mispredicts at about
