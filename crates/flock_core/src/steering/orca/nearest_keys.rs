@@ -114,8 +114,8 @@ impl<'a> NearestKeys<'a> {
         let taken = &mut self.kept[..self.count];
         // A sort, not `select_nth_unstable`: at these sizes (one to three times the capacity)
         // a small sort is the faster, and it leaves the keys kept in the order `chosen` gives
-        // them. Without repeats the keys differ, and a few sort fastest by rank.
-        if !self.repeats && taken.len() <= RANKED {
+        // them. A few sort fastest by rank.
+        if taken.len() <= RANKED {
             sort_by_rank(taken);
         } else {
             taken.sort_unstable();
@@ -182,13 +182,21 @@ impl<'a> NearestKeys<'a> {
 /// by one (beyond, its sorting network is the faster).
 const RANKED: usize = 20;
 
-/// Sorts up to [`RANKED`] different keys by counting, for each, the keys below it: its place.
+/// Sorts up to [`RANKED`] keys by counting, for each, the keys that go before it: its place.
 /// Quadratic, but without a branch on the keys, where an insertion sort mispredicts at about
-/// every key.
+/// every key. Equal keys go in the order given.
 fn sort_by_rank(keys: &mut [u64]) {
     let mut sorted = [0_u64; RANKED];
-    for &key in keys.iter() {
-        let rank: usize = keys.iter().map(|&other| usize::from(other < key)).sum();
+    for (index, &key) in keys.iter().enumerate() {
+        let (before, after) = keys.split_at(index);
+        let rank = before
+            .iter()
+            .map(|&other| usize::from(other <= key))
+            .sum::<usize>()
+            + after
+                .iter()
+                .map(|&other| usize::from(other < key))
+                .sum::<usize>();
         sorted[rank] = key;
     }
     keys.copy_from_slice(&sorted[..keys.len()]);
@@ -281,13 +289,13 @@ mod tests {
     fn sorting_by_rank_sorts_as_the_standard_sort_does() {
         let mut state = 3_u64;
         for len in 0..=RANKED {
-            // Different keys: distances with ties, each with its own id.
+            // Distances with ties, ids with repeats: some keys equal.
             let mut keys: Vec<u64> = (0..len as u64)
-                .map(|id| {
+                .map(|_| {
                     state = state
                         .wrapping_mul(6_364_136_223_846_793_005)
                         .wrapping_add(1);
-                    ((state >> 61) << 32) | id
+                    ((state >> 61) << 32) | (state >> 60 & 3)
                 })
                 .collect();
             let mut expected = keys.clone();
