@@ -17,7 +17,10 @@
 //! agent's pairs sorted, and the lists are joined in chunk order, the pairs by a counting sort
 //! on their first agent, so they are the same whatever the number of threads or chunks. The
 //! sweeps themselves stay on the calling thread: each push moves the agents the next pair
-//! sees, so their order is part of the result.
+//! sees, so their order is part of the result. The search also notes which pairs overlap, and
+//! each sweep looks only at those and at the pairs of agents moved since
+//! ([`SweepQueue`]): a pair whose agents have not moved would part nothing, so the result is
+//! that of sweeps over every pair, while the pass's serial work follows the agents that move.
 //!
 //! Where we differ from DetourCrowd on purpose: in the plane each push is also partly sideways
 //! ([`ContactPass::slip`]), every pair turned the same way about its midpoint. A crowd pressed
@@ -27,6 +30,7 @@
 
 use super::agent::CrowdAgent;
 use super::cells::Cells;
+use super::contact_queue::{Moved, SweepQueue};
 use super::half_planes::nearest_points;
 use super::obstacles::{AsOrcaObstacles, OrcaObstacles};
 use crate::math::Vector;
@@ -70,8 +74,13 @@ pub struct ContactScratch {
     cells: Cells<Body>,
     /// The pairs within reach of touching, sorted: the order the sweeps part them in.
     pairs: Vec<(u32, u32)>,
-    /// Where each agent's pairs go in `pairs` while the chunks' are joined.
-    cursors: Vec<u32>,
+    /// Where each agent's pairs as the first of them start in `pairs` (one more than the
+    /// agents).
+    first_starts: Vec<usize>,
+    /// The pairs (by index) that overlapped by more than the tolerance when they were found.
+    overlapping: Vec<usize>,
+    /// Which pairs and agents each sweep looks at.
+    queue: SweepQueue,
     /// The obstacles near each agent where the pairs were found (within its radius and the
     /// margin): `nearby[starts[i]..starts[i + 1]]` for agent `i`, found from `anchors[i]`,
     /// where agent `i` was.
@@ -94,8 +103,9 @@ pub struct ContactScratch {
 /// What one chunk of agents finds, on its own thread, before the chunks are joined.
 #[derive(Clone, Debug, Default)]
 struct Chunk {
-    /// The chunk's pairs, each agent's together and sorted.
-    pairs: Vec<(u32, u32)>,
+    /// The chunk's pairs, each agent's together and sorted, and whether each overlapped by more
+    /// than the tolerance.
+    pairs: Vec<(u32, u32, bool)>,
     /// Where each agent's obstacles start in the chunk's `nearby`.
     starts: Vec<u32>,
     nearby: Vec<u32>,
@@ -186,6 +196,7 @@ impl ContactPass {
                 obstacles,
                 margin,
                 search: 2.0 * largest + margin,
+                tolerance: self.tolerance,
             }
             .gather(executor, chunk_len, scratch);
             let sweeps = self.sweep(agents, obstacles, margin, sweeps_left, scratch);
@@ -200,9 +211,10 @@ impl ContactPass {
 
     /// At most `sweeps` sweeps over the pairs and obstacles `scratch` holds, on the calling
     /// thread, until no pair overlaps by more than the tolerance or, at the end of a sweep, an
-    /// agent is more than half the `margin` from its anchor. Not generic, unlike the setup: it
-    /// is compiled once here, with what it calls for every pair and agent inlined, rather than
-    /// in each caller's crate.
+    /// agent is more than half the `margin` from its anchor. Each sweep looks only at the pairs
+    /// and agents that may have changed (see [`SweepQueue`]), with the result of a sweep over
+    /// them all. Not generic, unlike the setup: it is compiled once here, with what it calls
+    /// for every pair and agent inlined, rather than in each caller's crate.
     fn sweep(
         &self,
         agents: &mut [CrowdAgent],
@@ -213,6 +225,9 @@ impl ContactPass {
     ) -> Sweeps {
         let ContactScratch {
             pairs,
+            first_starts,
+            overlapping,
+            queue,
             starts,
             nearby,
             anchors,
@@ -226,8 +241,6 @@ impl ContactPass {
         radii.clear();
         radii.extend(agents.iter().map(|agent| agent.params.radius));
         let slip = self.sideways_share();
-        // (Without obstacles a sweep parts the pairs only.)
-        let any_obstacles = !obstacles.is_empty();
         // Beyond this (squared) from its anchor an agent may meet agents not among its pairs.
         let drift = (margin * 0.5) * (margin * 0.5);
         let mut done = Sweeps {
@@ -235,45 +248,62 @@ impl ContactPass {
             made: 0,
             drifted: false,
         };
+        queue.begin(pairs.len(), agents.len(), overlapping);
         while done.made < sweeps && !done.drifted {
+            if done.made > 0 {
+                queue.next_sweep(pairs, first_starts);
+            }
             done.made += 1;
             let mut worst = 0.0_f32;
-            for &(first, second) in pairs.iter() {
+            while let Some(pair) = queue.next_pair() {
+                let (first, second) = pairs[pair];
                 let (first, second) = (first as usize, second as usize);
-                let contact = radii[first] + radii[second];
-                let offset = positions[second] - positions[first];
-                let distance = offset.length();
-                let overlap = contact - distance;
+                let apart = separation(
+                    (positions[first], radii[first]),
+                    (positions[second], radii[second]),
+                );
                 // NaN (agents too far apart to subtract) is no overlap.
-                if overlap.is_nan() || overlap <= self.tolerance {
+                if apart.overlap.is_nan() || apart.overlap <= self.tolerance {
                     continue;
                 }
-                worst = worst.max(overlap);
-                let direction = if distance > contact * 1e-6 {
-                    offset / distance
+                worst = worst.max(apart.overlap);
+                let contact = radii[first] + radii[second];
+                let direction = if apart.distance > contact * 1e-6 {
+                    apart.offset / apart.distance
                 } else {
                     // On one point: apart along the first axis, the lower index first.
                     Vector::X
                 };
-                let apart = overlap + rounding_slack(positions[first], positions[second]);
-                let push = (direction + sideways(direction) * slip) * (apart * 0.5);
+                let parted = apart.overlap + rounding_slack(positions[first], positions[second]);
+                let push = (direction + sideways(direction) * slip) * (parted * 0.5);
                 positions[first] -= push;
                 positions[second] += push;
+                queue.pushed(pair, pairs, first_starts);
                 done.drifted |= positions[first].distance_squared(anchors[first]) > drift
                     || positions[second].distance_squared(anchors[second]) > drift;
             }
-            for (index, agent) in agents.iter_mut().enumerate().filter(|_| any_obstacles) {
-                agent.position = positions[index];
-                if let Some(own) = body_radius(agent) {
+            // (Without obstacles a sweep parts the pairs only.)
+            if !obstacles.is_empty() {
+                queue.obstacle_round(agents.len(), |index| {
+                    let agent = &mut agents[index];
+                    agent.position = positions[index];
+                    let Some(own) = body_radius(agent) else {
+                        return Moved {
+                            moved: false,
+                            settled: true,
+                        };
+                    };
                     let found = Nearby {
                         anchor: anchors[index],
                         margin,
                         obstacles: &nearby[starts[index] as usize..starts[index + 1] as usize],
                     };
-                    push_out_of_all(agent, own, obstacles, found, near);
+                    let settled = push_out_of_all(agent, own, obstacles, found, near);
                     done.drifted |= agent.position.distance_squared(anchors[index]) > drift;
+                    let moved = agent.position != positions[index];
                     positions[index] = agent.position;
-                }
+                    Moved { moved, settled }
+                });
             }
             done.worst = worst;
             if worst <= self.tolerance {
@@ -285,6 +315,27 @@ impl ContactPass {
         }
         done
     }
+}
+
+/// How two bodies (position and radius each) lie: the offset from the first to the second, its
+/// length, and by how much they overlap (NaN where too far apart to subtract). One function for
+/// finding the pairs and for the sweeps, so both see the same overlap to the bit.
+#[inline]
+fn separation(first: (Vector, f32), second: (Vector, f32)) -> Separation {
+    let offset = second.0 - first.0;
+    let distance = offset.length();
+    Separation {
+        offset,
+        distance,
+        overlap: (first.1 + second.1) - distance,
+    }
+}
+
+/// See [`separation`].
+struct Separation {
+    offset: Vector,
+    distance: f32,
+    overlap: f32,
 }
 
 /// What a run of sweeps did.
@@ -322,11 +373,13 @@ struct Setup<'a> {
     margin: f32,
     /// How far a pair may be apart and still be within reach of touching: the grid's cell.
     search: f32,
+    /// The pass's tolerance: the pairs that overlap by more are the first sweep's to part.
+    tolerance: f32,
 }
 
 impl Setup<'_> {
-    /// Fills `scratch`'s grid, pairs (sorted), and each agent's nearby obstacles with their
-    /// anchors: the grid on the calling thread, the rest by chunks of `chunk_len` agents on
+    /// Fills `scratch`'s grid, pairs (sorted, with those overlapping by more than the tolerance
+    /// and where each agent's start), and each agent's nearby obstacles with their anchors: the grid on the calling thread, the rest by chunks of `chunk_len` agents on
     /// `executor`, joined in chunk order. Any chunking gives the same lists, as one chunk
     /// would.
     fn gather(&self, executor: &impl Executor, chunk_len: usize, scratch: &mut ContactScratch) {
@@ -334,7 +387,8 @@ impl Setup<'_> {
         let ContactScratch {
             cells,
             pairs,
-            cursors,
+            first_starts,
+            overlapping,
             starts,
             nearby,
             anchors,
@@ -369,25 +423,34 @@ impl Setup<'_> {
         });
         // Each agent's pairs are found in one chunk, sorted: a counting sort by the first
         // index, stable, joins them all in index order.
-        cursors.clear();
-        cursors.resize(agents.len() + 1, 0);
+        first_starts.clear();
+        first_starts.resize(agents.len() + 1, 0);
         for chunk in chunks.iter() {
-            for &(first, _) in &chunk.pairs {
-                cursors[first as usize + 1] += 1;
+            for &(first, ..) in &chunk.pairs {
+                first_starts[first as usize + 1] += 1;
             }
         }
         for index in 0..agents.len() {
-            cursors[index + 1] += cursors[index];
+            first_starts[index + 1] += first_starts[index];
         }
         pairs.clear();
-        pairs.resize(cursors[agents.len()] as usize, (0, 0));
+        pairs.resize(first_starts[agents.len()], (0, 0));
+        overlapping.clear();
         for chunk in chunks.iter() {
-            for &pair in &chunk.pairs {
-                let cursor = &mut cursors[pair.0 as usize];
-                pairs[*cursor as usize] = pair;
+            for &(first, second, overlaps) in &chunk.pairs {
+                let cursor = &mut first_starts[first as usize];
+                pairs[*cursor] = (first, second);
+                if overlaps {
+                    overlapping.push(*cursor);
+                }
                 *cursor += 1;
             }
         }
+        // Each cursor now stands at the next agent's start.
+        for index in (0..agents.len()).rev() {
+            first_starts[index + 1] = first_starts[index];
+        }
+        first_starts[0] = 0;
         starts.clear();
         nearby.clear();
         for chunk in chunks.iter() {
@@ -428,7 +491,11 @@ impl Setup<'_> {
                     if them.id > body.id
                         && body.position.distance_squared(them.position) < reach * reach
                     {
-                        pairs.push((body.id, them.id));
+                        // As the sweeps will see it (NaN is no overlap).
+                        let overlap =
+                            separation((body.position, body.radius), (them.position, them.radius))
+                                .overlap;
+                        pairs.push((body.id, them.id, overlap > self.tolerance));
                     }
                 }
                 search * search
@@ -485,14 +552,15 @@ struct Nearby<'a> {
 /// Moves `agent` (of `radius`) out of every obstacle it is inside or nearer than its radius to,
 /// in index order: those `found` at the start of the pass while the agent is within the margin
 /// of where it was, else those in the cells about it (`near` is scratch); of these, those whose
-/// bounding ball it touches. Again from where that leaves it, if it moved.
+/// bounding ball it touches. Again from where that leaves it, if it moved, up to
+/// [`OBSTACLE_ROUNDS`] times in all. Returns whether the last time left it where it was.
 fn push_out_of_all(
     agent: &mut CrowdAgent,
     radius: f32,
     obstacles: &OrcaObstacles,
     found: Nearby,
     near: &mut Vec<u32>,
-) {
+) -> bool {
     let solids = obstacles.solids();
     for _ in 0..OBSTACLE_ROUNDS {
         let before = agent.position;
@@ -515,9 +583,10 @@ fn push_out_of_all(
             }
         }
         if agent.position == before {
-            break;
+            return true;
         }
     }
+    false
 }
 
 /// Moves `agent` (of `radius`) off the open segment `index` of `obstacles` (which has no
@@ -610,23 +679,24 @@ mod tests {
             .collect()
     }
 
+    /// A disc in the plane, a sphere in space, of radius 1 about `x` on the first axis.
+    fn ball(x: f32) -> Shape {
+        let centre = Vector::X * x;
+        #[cfg(not(flock_3d))]
+        return Shape::Circle {
+            centre,
+            radius: 1.0,
+        };
+        #[cfg(flock_3d)]
+        return Shape::Sphere {
+            centre,
+            radius: 1.0,
+        };
+    }
+
     /// Balls over the crowd's middle.
     fn obstacles() -> OrcaObstacles {
-        let shapes: Vec<Shape> = (0..5)
-            .map(|i| {
-                let centre = Vector::X * (3.0 * i as f32 - 6.0);
-                #[cfg(not(flock_3d))]
-                return Shape::Circle {
-                    centre,
-                    radius: 1.0,
-                };
-                #[cfg(flock_3d)]
-                return Shape::Sphere {
-                    centre,
-                    radius: 1.0,
-                };
-            })
-            .collect();
+        let shapes: Vec<Shape> = (0..5).map(|i| ball(3.0 * i as f32 - 6.0)).collect();
         OrcaObstacles::from_shapes(&shapes)
     }
 
@@ -678,6 +748,7 @@ mod tests {
                 obstacles: &obstacles,
                 margin: 0.5,
                 search: 1.5,
+                tolerance: ContactPass::default().tolerance,
             };
             let mut scratch = ContactScratch::default();
             setup.gather(&Serial, agents.len(), &mut scratch);
@@ -700,6 +771,106 @@ mod tests {
                         a.to_array().map(f32::to_bits) == b.to_array().map(f32::to_bits)
                     });
                     assert!(same && scratch.anchors.len() == anchors.len(), "{at}");
+                }
+            }
+        }
+    }
+
+    /// The same crowd parted twice: sweeping only the pairs and agents that may have changed,
+    /// and sweeping every pair and agent in every sweep; the positions and the overlap left,
+    /// bit for bit.
+    fn parts_as_every_pair_would(
+        pass: &ContactPass,
+        crowd: &[CrowdAgent],
+        obstacles: &OrcaObstacles,
+        at: &str,
+    ) {
+        let bits = |agents: &[CrowdAgent]| -> Vec<[u32; crate::math::DIMENSIONS]> {
+            agents
+                .iter()
+                .map(|agent| agent.position.to_array().map(f32::to_bits))
+                .collect()
+        };
+        let mut queued = crowd.to_vec();
+        let left = pass.separate(&mut queued, obstacles, &mut ContactScratch::default());
+        let mut every = crowd.to_vec();
+        let mut scratch = ContactScratch::default();
+        scratch.queue.every = true;
+        let every_left = pass.separate(&mut every, obstacles, &mut scratch);
+        assert_eq!(left.to_bits(), every_left.to_bits(), "{at}: {left} left");
+        assert_eq!(bits(&queued), bits(&every), "{at}");
+        assert_ne!(bits(&queued), bits(crowd), "{at}: nothing parted");
+    }
+
+    #[test]
+    fn sweeping_the_pairs_that_may_have_changed_parts_as_sweeping_every_pair() {
+        let crowd = agents(600);
+        // Overlapping balls, so a push out of one can end inside another.
+        let shapes: Vec<Shape> = (0..6).map(|i| ball(1.2 * i as f32 - 3.0)).collect();
+        let overlapping = OrcaObstacles::from_shapes(&shapes);
+        // A jam: the crowd drawn into a tenth of its room, so the pushes carry agents beyond
+        // the margin and the pairs are found again.
+        let jam: Vec<CrowdAgent> = crowd
+            .iter()
+            .map(|agent| CrowdAgent {
+                position: agent.position * 0.1,
+                ..*agent
+            })
+            .collect();
+        let far: Vec<CrowdAgent> = crowd
+            .iter()
+            .map(|agent| CrowdAgent {
+                position: agent.position + Vector::splat(5000.0),
+                ..*agent
+            })
+            .collect();
+        // Apart when found, until the ball pushes the first agent into the second; the last two
+        // overlap a little, so that there is a second sweep (and no agent drifts far enough to
+        // have the pairs found again).
+        let params = OrcaParams::rvo2(3.0, 10, 2.0, 1.0, 0.5);
+        let pushed_into: Vec<CrowdAgent> = [1.3, 2.3, 10.0, 10.9]
+            .map(|x| CrowdAgent::standing(Vector::X * x, Vector::ZERO, 1.0, params))
+            .to_vec();
+        let one_ball = OrcaObstacles::from_shapes(&[ball(0.0)]);
+        parts_as_every_pair_would(
+            &ContactPass::default(),
+            &pushed_into,
+            &one_ball,
+            "pushed out of a ball into another agent",
+        );
+        for (name, pass) in [
+            ("default", ContactPass::default()),
+            (
+                "no slip",
+                ContactPass {
+                    slip: 0.0,
+                    ..ContactPass::default()
+                },
+            ),
+            (
+                "three sweeps",
+                ContactPass {
+                    iterations: 3,
+                    ..ContactPass::default()
+                },
+            ),
+            (
+                "no tolerance",
+                ContactPass {
+                    tolerance: 0.0,
+                    iterations: 50,
+                    ..ContactPass::default()
+                },
+            ),
+        ] {
+            for (crowd_name, crowd) in [("crowd", &crowd), ("jam", &jam), ("far", &far)] {
+                for (walls, obstacles) in [
+                    ("open", &OrcaObstacles::default()),
+                    ("balls", &obstacles()),
+                    ("overlapping balls", &overlapping),
+                ] {
+                    let at = format!("{name}, {crowd_name}, {walls}");
+                    parts_as_every_pair_would(&pass, crowd, obstacles, &at);
                 }
             }
         }

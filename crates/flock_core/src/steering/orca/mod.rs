@@ -34,6 +34,7 @@ mod agent;
 mod cells;
 mod constraint_lanes;
 mod contact;
+mod contact_queue;
 mod crowd;
 mod half_planes;
 mod lines;
