@@ -31,6 +31,7 @@
 use super::agent::CrowdAgent;
 use super::cells::Cells;
 use super::contact_queue::{Moved, SweepQueue};
+use super::counting_sort::counting_sort;
 use super::half_planes::nearest_points;
 use super::obstacles::{AsOrcaObstacles, OrcaObstacles};
 use crate::math::Vector;
@@ -267,8 +268,7 @@ impl ContactPass {
                     continue;
                 }
                 worst = worst.max(apart.overlap);
-                let contact = radii[first] + radii[second];
-                let direction = if apart.distance > contact * 1e-6 {
+                let direction = if apart.distance > apart.contact * 1e-6 {
                     apart.offset / apart.distance
                 } else {
                     // On one point: apart along the first axis, the lower index first.
@@ -318,16 +318,19 @@ impl ContactPass {
 }
 
 /// How two bodies (position and radius each) lie: the offset from the first to the second, its
-/// length, and by how much they overlap (NaN where too far apart to subtract). One function for
-/// finding the pairs and for the sweeps, so both see the same overlap to the bit.
+/// length, the distance at which they touch, and by how much they overlap (NaN where too far
+/// apart to subtract). One function for finding the pairs and for the sweeps, so both see the
+/// same overlap to the bit.
 #[inline]
 fn separation(first: (Vector, f32), second: (Vector, f32)) -> Separation {
     let offset = second.0 - first.0;
     let distance = offset.length();
+    let contact = first.1 + second.1;
     Separation {
         offset,
         distance,
-        overlap: (first.1 + second.1) - distance,
+        contact,
+        overlap: contact - distance,
     }
 }
 
@@ -335,6 +338,7 @@ fn separation(first: (Vector, f32), second: (Vector, f32)) -> Separation {
 struct Separation {
     offset: Vector,
     distance: f32,
+    contact: f32,
     overlap: f32,
 }
 
@@ -423,34 +427,21 @@ impl Setup<'_> {
         });
         // Each agent's pairs are found in one chunk, sorted: a counting sort by the first
         // index, stable, joins them all in index order.
-        first_starts.clear();
-        first_starts.resize(agents.len() + 1, 0);
-        for chunk in chunks.iter() {
-            for &(first, ..) in &chunk.pairs {
-                first_starts[first as usize + 1] += 1;
-            }
-        }
-        for index in 0..agents.len() {
-            first_starts[index + 1] += first_starts[index];
-        }
         pairs.clear();
-        pairs.resize(first_starts[agents.len()], (0, 0));
+        pairs.resize(chunks.iter().map(|chunk| chunk.pairs.len()).sum(), (0, 0));
         overlapping.clear();
-        for chunk in chunks.iter() {
-            for &(first, second, overlaps) in &chunk.pairs {
-                let cursor = &mut first_starts[first as usize];
-                pairs[*cursor] = (first, second);
+        counting_sort(
+            agents.len(),
+            chunks.iter().flat_map(|chunk| chunk.pairs.iter().copied()),
+            |&(first, ..)| first as usize,
+            first_starts,
+            |slot, (first, second, overlaps)| {
+                pairs[slot] = (first, second);
                 if overlaps {
-                    overlapping.push(*cursor);
+                    overlapping.push(slot);
                 }
-                *cursor += 1;
-            }
-        }
-        // Each cursor now stands at the next agent's start.
-        for index in (0..agents.len()).rev() {
-            first_starts[index + 1] = first_starts[index];
-        }
-        first_starts[0] = 0;
+            },
+        );
         starts.clear();
         nearby.clear();
         for chunk in chunks.iter() {

@@ -7,6 +7,8 @@
 //! each sweep looks at every agent the first time, then only at those moved since and those it
 //! had not yet settled.
 
+use super::counting_sort::counting_sort;
+
 /// The pairs and agents each sweep of a contact pass looks at (see the module's docs); its
 /// buffers are kept between passes.
 #[derive(Clone, Debug, Default)]
@@ -84,19 +86,10 @@ impl SweepQueue {
         self.moved = moved;
     }
 
-    /// The next pair the sweep looks at, in the pairs' order.
+    /// The next pair the sweep looks at, in the pairs' order (pairs queued after the last one
+    /// taken, while the sweep goes on, are still seen).
     pub fn next_pair(&mut self) -> Option<usize> {
-        let words = &mut self.pairs.0;
-        while let Some(word) = words.get_mut(self.word) {
-            if *word != 0 {
-                let bit = word.trailing_zeros() as usize;
-                // The lowest bit cleared: pairs queued later in this word are still seen.
-                *word &= *word - 1;
-                return Some(self.word * 64 + bit);
-            }
-            self.word += 1;
-        }
-        None
+        self.pairs.take_next(&mut self.word)
     }
 
     /// Pair `pair` (of the `pairs` sorted, whose first agents' runs start at `first_starts`)
@@ -156,27 +149,16 @@ impl SweepQueue {
     /// Each agent's pairs as the second of them (a counting sort by the second agent, stable,
     /// so each agent's come in the pairs' order).
     fn find_seconds(&mut self, pairs: &[(u32, u32)], agent_count: usize) {
-        let starts = &mut self.second_starts;
-        starts.clear();
-        starts.resize(agent_count + 1, 0);
-        for &(_, second) in pairs {
-            starts[second as usize + 1] += 1;
-        }
-        for agent in 0..agent_count {
-            starts[agent + 1] += starts[agent];
-        }
-        self.seconds.clear();
-        self.seconds.resize(pairs.len(), 0);
-        for (pair, &(_, second)) in pairs.iter().enumerate() {
-            let cursor = &mut starts[second as usize];
-            self.seconds[*cursor] = pair;
-            *cursor += 1;
-        }
-        // Each cursor now stands at the next agent's start.
-        for agent in (0..agent_count).rev() {
-            starts[agent + 1] = starts[agent];
-        }
-        starts[0] = 0;
+        let seconds = &mut self.seconds;
+        seconds.clear();
+        seconds.resize(pairs.len(), 0);
+        counting_sort(
+            agent_count,
+            pairs.iter().enumerate(),
+            |&(_, &(_, second))| second as usize,
+            &mut self.second_starts,
+            |slot, (pair, _)| seconds[slot] = pair,
+        );
         self.seconds_found = true;
     }
 }
@@ -217,17 +199,23 @@ impl Bits {
         self.0[index / 64] |= 1 << (index % 64);
     }
 
+    /// Takes the least index out of the set, looking from word `*word` on and leaving it at
+    /// the word that held it: indexes added after it since are still found by the next call.
+    fn take_next(&mut self, word: &mut usize) -> Option<usize> {
+        while let Some(bits) = self.0.get_mut(*word) {
+            if *bits != 0 {
+                let bit = bits.trailing_zeros() as usize;
+                *bits &= *bits - 1;
+                return Some(*word * 64 + bit);
+            }
+            *word += 1;
+        }
+        None
+    }
+
     /// The indexes in order, each taken out of the set.
     fn drain(&mut self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter_mut().enumerate().flat_map(|(at, word)| {
-            let mut bits = std::mem::take(word);
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let bit = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    at * 64 + bit
-                })
-            })
-        })
+        let mut word = 0;
+        std::iter::from_fn(move || self.take_next(&mut word))
     }
 }

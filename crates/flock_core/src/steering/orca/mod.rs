@@ -35,6 +35,7 @@ mod cells;
 mod constraint_lanes;
 mod contact;
 mod contact_queue;
+mod counting_sort;
 mod crowd;
 mod half_planes;
 mod lines;
