@@ -1,7 +1,8 @@
 //! The KD-tree and the grid (on every lane width this processor has) give brute force's
 //! neighbour sets and forces: uniform, clustered, across the seams of a periodic world, with a
-//! field of view, a radius wider than the world, free edges far from the bounds, and the
-//! awkward states where the lanes' partial batches and seams show. `flock_core3d` runs the
+//! field of view, a radius wider than the world, free edges far from the bounds, boids on the
+//! very edge of a radius or of the view, and the awkward states where the lanes' partial
+//! batches and seams show. `flock_core3d` runs the
 //! same cases in 3D (`[[test]] path` in its manifest), in a box whose seams are faces.
 
 #[cfg(not(flock_3d))]
@@ -15,7 +16,7 @@ use common::*;
 use kernel::index::Lanes;
 use kernel::{
     AnyIndex, Bounds, DIMENSIONS, EdgeMode, FlockConfig, ForceInputs, IndexKind, NeighbourIndex,
-    ScopedThreads, Serial, StepConstants, Vector,
+    ScopedThreads, Serial, StepConstants, Vector, random_direction,
 };
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -79,6 +80,68 @@ fn a_field_of_view_is_the_same_for_every_index() {
             let state = random_state(2_000, config.bounds, config.max_speed, seed);
             assert_same_forces(&config, &state, &format!("view {view}, {edges:?}"), UNIFORM);
         }
+    }
+}
+
+#[test]
+fn boids_on_the_edge_of_the_view_or_the_reach_are_counted_alike_by_every_index() {
+    // Pairs too far apart to see each other's pair: a watcher, and a boid placed within a
+    // rounding or two of the edge of the watcher's view cone or of its reach, which arithmetic
+    // rounded otherwise than brute force's (a fused multiply-add, a distance taken from another
+    // image) would count otherwise. The boid heads back at its watcher, so it has a neighbour.
+    let reach = 1.0;
+    let spacing = 3.0 * reach;
+    let pairs_per_row = 40;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(41);
+    for view in [90.0f32, 200.0, 338.5] {
+        let config = FlockConfig {
+            separation_radius: reach / 4.0,
+            alignment_radius: reach,
+            cohesion_radius: reach,
+            view_angle_degrees: view,
+            edges: EdgeMode::Free,
+            wrap_neighbours: false,
+            max_speed: 1.0,
+            ..FlockConfig::default()
+        };
+        let half_view = f64::from(view / 2.0).to_radians();
+        let mut state = State {
+            positions: Vec::new(),
+            velocities: Vec::new(),
+        };
+        for pair in 0..2_000 {
+            let centre = xyz(
+                (pair % pairs_per_row) as f32 - pairs_per_row as f32 / 2.0,
+                (pair / pairs_per_row) as f32 - 25.0,
+                (pair % 7) as f32,
+            ) * spacing;
+            let heading = random_direction(&mut rng);
+            let side = perpendicular(heading);
+            let (angle, distance) = if pair % 2 == 0 {
+                let edge = if rng.random_bool(0.5) {
+                    half_view
+                } else {
+                    -half_view
+                };
+                (edge, rng.random_range(0.05..0.99) * f64::from(reach))
+            } else {
+                let ulps = f64::from(rng.random_range(-4i8..=4)) * f64::from(f32::EPSILON);
+                (
+                    rng.random_range(-0.9..0.9) * half_view,
+                    f64::from(reach) * (1.0 + ulps),
+                )
+            };
+            let offset =
+                heading * (angle.cos() * distance) as f32 + side * (angle.sin() * distance) as f32;
+            let other = centre + offset;
+            state.positions.extend([centre, other]);
+            state
+                .velocities
+                .extend([heading, (centre - other).normalize()]);
+        }
+        let case = format!("on the edges, view {view}");
+        assert_same_forces(&config, &state, &case, UNIFORM);
+        assert_lanes_agree(&case, &config, &state, &available_lane_widths());
     }
 }
 

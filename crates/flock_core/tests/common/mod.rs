@@ -55,6 +55,14 @@ pub fn angle_between(a: Vector, b: Vector) -> f32 {
     return a.cross(b).length().atan2(a.dot(b));
 }
 
+/// A unit vector at right angles to the non-zero `v`.
+pub fn perpendicular(v: Vector) -> Vector {
+    #[cfg(not(flock_3d))]
+    return v.perp().normalize();
+    #[cfg(flock_3d)]
+    return v.any_orthonormal_vector();
+}
+
 /// A ball obstacle: a circle in 2D, a sphere in 3D.
 pub fn ball(centre: Vector, radius: f32) -> Shape {
     #[cfg(not(flock_3d))]

@@ -186,14 +186,14 @@ mod x86 {
         }
     }
 
-    /// The dot product of two vectors, lane by lane: the first product, then each further
-    /// axis fused onto it in axis order.
+    /// The dot product of two vectors, lane by lane, rounded as `Vector::dot` rounds it (see
+    /// the portable lanes' `dot`).
     #[target_feature(enable = "avx,fma")]
     #[inline]
     fn dot(a: &Axes, b: &Axes) -> __m256 {
         let mut sum = _mm256_mul_ps(a[0], b[0]);
         for axis in 1..DIMENSIONS {
-            sum = _mm256_fmadd_ps(a[axis], b[axis], sum);
+            sum = _mm256_add_ps(sum, _mm256_mul_ps(a[axis], b[axis]));
         }
         sum
     }

@@ -203,11 +203,14 @@ fn load(columns: &[&[f32]; DIMENSIONS], start: usize) -> Axes {
     std::array::from_fn(|axis| Vec4::from_slice(&columns[axis][start..start + LANES]))
 }
 
-/// The dot product of two vectors, lane by lane: the first product, then each further axis
-/// fused onto it in axis order.
+/// The dot product of two vectors, lane by lane, each product rounded and added in axis order:
+/// the rounding of `Vector::dot` and `length_squared`, which the reference path
+/// ([`crate::rule_forces`]) measures with. Whether a boid lies inside a radius or the view cone
+/// is then decided alike by every index and lane width, to the last boid on the edge; a fused
+/// multiply-add here would count some of those otherwise.
 #[inline(always)]
 fn dot(a: &Axes, b: &Axes) -> Vec4 {
-    (1..DIMENSIONS).fold(a[0] * b[0], |sum, axis| mul_add(a[axis], b[axis], sum))
+    (1..DIMENSIONS).fold(a[0] * b[0], |sum, axis| sum + a[axis] * b[axis])
 }
 
 /// `a * b + c` in every lane, rounded once, as the wider lanes' fused instructions round it:
