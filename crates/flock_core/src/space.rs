@@ -12,12 +12,17 @@ pub struct Space {
     pub periodic: bool,
 }
 
-/// `delta - size * (delta / size).round()`, axis by axis, to the bit. Most offsets a search
-/// measures are within half the world, where the rounding is to zero and the result is
-/// `delta + 0.0`; only the others round, which on x86-64 without SSE4.1 is a call into libm
-/// (a twelfth of a crowd's step, when every neighbour's offset rounded).
+/// The shortest way from `from` to `to` in a world of `size`, axis by axis, to the bit:
+/// `from` is moved by the whole worlds `k = (delta / size).round()` to its image nearest `to`,
+/// then subtracted (`to - (from + size * k)`), as the grid's lanes subtract a query's image
+/// from a candidate across a seam: every index then measures the same offset and counts the
+/// same neighbours on a seam. Most offsets a search measures are within half the world, where
+/// `k` is zero and the result is `delta + 0.0`; only the others round, which on x86-64 without
+/// SSE4.1 is a call into libm (a twelfth of a crowd's step, when every neighbour's offset
+/// rounded).
 #[inline]
-fn minimum_image(delta: Vector, size: Vector) -> Vector {
+fn minimum_image(from: Vector, to: Vector, size: Vector) -> Vector {
+    let delta = to - from;
     // Well within half the world on every axis (the usual case, a neighbour's offset): the
     // branch below would keep every axis, so its divisions are skipped. A quarter leaves room
     // for the division's rounding; -0.0 becomes 0.0 here too.
@@ -31,7 +36,7 @@ fn minimum_image(delta: Vector, size: Vector) -> Vector {
             // As the rounding gives: -0.0 becomes 0.0.
             delta[axis] + 0.0
         } else {
-            delta[axis] - size[axis] * ratio.round()
+            to[axis] - (from[axis] + size[axis] * ratio.round())
         };
     }
     image
@@ -50,11 +55,10 @@ impl Space {
     /// (the minimum image), otherwise the plain difference.
     #[inline]
     pub fn delta(&self, from: Vector, to: Vector) -> Vector {
-        let delta = to - from;
         if self.periodic {
-            minimum_image(delta, self.bounds.size())
+            minimum_image(from, to, self.bounds.size())
         } else {
-            delta
+            to - from
         }
     }
 
@@ -147,8 +151,16 @@ mod tests {
 
     #[test]
     fn the_minimum_image_is_the_rounding_formula_to_the_bit() {
-        let formula = |delta: Vector, size: Vector| delta - size * (delta / size).round();
-        let sizes = [Vector::splat(20.0), Vector::splat(3.0), Vector::splat(1e9)];
+        // `from` moved to its image nearest `to`, then subtracted; a zero shift is the plain
+        // difference, with -0.0 made 0.0.
+        let formula = |from: f32, to: f32, size: f32| {
+            let shift = ((to - from) / size).round();
+            if shift == 0.0 {
+                (to - from) + 0.0
+            } else {
+                to - (from + size * shift)
+            }
+        };
         let mut values = vec![
             0.0,
             -0.0,
@@ -170,14 +182,24 @@ mod tests {
             state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
             values.push((state as f32 / u32::MAX as f32 - 0.5) * 100.0);
         }
-        for size in sizes {
-            for (index, &value) in values.iter().enumerate() {
-                let mut delta = Vector::splat(value);
-                // Another value on the first axis, so the axes differ.
-                delta[0] = values[(index * 7 + 3) % values.len()];
-                let got = minimum_image(delta, size).to_array().map(f32::to_bits);
-                let want = formula(delta, size).to_array().map(f32::to_bits);
-                assert_eq!(got, want, "{delta:?} in {size:?}");
+        for size in [20.0_f32, 3.0, 1e9] {
+            for (index, &to) in values.iter().enumerate() {
+                // Other values as the points it is measured from, so the axes differ.
+                let from = Vector::from_slice(&[
+                    values[(index * 7 + 3) % values.len()],
+                    values[(index * 13 + 5) % values.len()],
+                    values[(index * 3 + 1) % values.len()],
+                ]);
+                let to = Vector::splat(to);
+                let got = minimum_image(from, to, Vector::splat(size)).to_array();
+                for axis in 0..DIMENSIONS {
+                    let want = formula(from[axis], to[axis], size);
+                    assert_eq!(
+                        got[axis].to_bits(),
+                        want.to_bits(),
+                        "from {from:?} to {to:?} in {size}"
+                    );
+                }
             }
         }
     }

@@ -93,14 +93,29 @@ fn boids_on_the_edge_of_the_view_or_the_reach_are_counted_alike_by_every_index()
     let spacing = 3.0 * reach;
     let pairs_per_row = 40;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(41);
-    for view in [90.0f32, 200.0, 338.5] {
+    let lattice = Bounds {
+        min: xyz(-20.0, -25.0, 0.0) * spacing,
+        max: xyz(20.0, 25.0, 7.0) * spacing,
+    };
+    for (view, periodic) in [
+        (90.0f32, false),
+        (200.0, false),
+        (338.5, false),
+        (338.5, true),
+        (200.0, true),
+    ] {
         let config = FlockConfig {
             separation_radius: reach / 4.0,
             alignment_radius: reach,
             cohesion_radius: reach,
             view_angle_degrees: view,
-            edges: EdgeMode::Free,
-            wrap_neighbours: false,
+            edges: if periodic {
+                EdgeMode::Wrap
+            } else {
+                EdgeMode::Free
+            },
+            wrap_neighbours: periodic,
+            bounds: lattice,
             max_speed: 1.0,
             ..FlockConfig::default()
         };
@@ -133,13 +148,24 @@ fn boids_on_the_edge_of_the_view_or_the_reach_are_counted_alike_by_every_index()
             };
             let offset =
                 heading * (angle.cos() * distance) as f32 + side * (angle.sin() * distance) as f32;
-            let other = centre + offset;
+            let mut other = centre + offset;
+            if periodic {
+                let size = lattice.size();
+                for axis in 0..DIMENSIONS {
+                    if other[axis] < lattice.min[axis] {
+                        other[axis] += size[axis];
+                    }
+                    if other[axis] >= lattice.max[axis] {
+                        other[axis] -= size[axis];
+                    }
+                }
+            }
             state.positions.extend([centre, other]);
             state
                 .velocities
                 .extend([heading, (centre - other).normalize()]);
         }
-        let case = format!("on the edges, view {view}");
+        let case = format!("on the edges, view {view}, periodic {periodic}");
         assert_same_forces(&config, &state, &case, UNIFORM);
         assert_lanes_agree(&case, &config, &state, &available_lane_widths());
     }
