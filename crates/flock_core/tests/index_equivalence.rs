@@ -2,8 +2,8 @@
 //! neighbour sets and forces: uniform, clustered, across the seams of a periodic world, with a
 //! field of view, a radius wider than the world, free edges far from the bounds, boids on the
 //! very edge of a radius or of the view, and the awkward states where the lanes' partial
-//! batches and seams show. `flock_core3d` runs the
-//! same cases in 3D (`[[test]] path` in its manifest), in a box whose seams are faces.
+//! batches and seams show. `flock_core3d` runs the same cases in 3D (`[[test]] path` in its
+//! manifest), in a box whose seams are faces.
 
 #[cfg(not(flock_3d))]
 extern crate flock_core as kernel;
@@ -150,6 +150,9 @@ fn boids_on_the_edge_of_the_view_or_the_reach_are_counted_alike_by_every_index()
                 heading * (angle.cos() * distance) as f32 + side * (angle.sin() * distance) as f32;
             let mut other = centre + offset;
             if periodic {
+                // Back inside by one world size. (`wrap_point`'s remainder rounds these boids
+                // to places both subtractions happen to agree on; with this rounding the case
+                // fails without `Space::delta`'s image subtraction.)
                 let size = lattice.size();
                 for axis in 0..DIMENSIONS {
                     if other[axis] < lattice.min[axis] {
