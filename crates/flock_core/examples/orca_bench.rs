@@ -11,7 +11,9 @@
 //!
 //! `cargo run --release -p flock_core --example orca_bench -- [--threads N] [--samples N]
 //! [--boxes N] [--contact] [COUNT ...]` (default two threads, five samples, no boxes, 1000
-//! 10000 100000); prints one line per count: `COUNT STEPS_PER_SECOND`.
+//! 10000 100000); prints one line per count: `COUNT STEPS_PER_SECOND`. Counts above
+//! [`MAX_AGENTS`], boxes above [`MAX_BOXES`], and boxes that leave no room for the agents are
+//! refused with a message, as is anything that is not a whole number.
 
 #[cfg(not(flock_3d))]
 extern crate flock_core as kernel;
@@ -28,6 +30,16 @@ use kernel::{DIMENSIONS, Vector};
 const REACH: f32 = 50.0;
 const NEIGHBOURS: f32 = 32.0;
 const MAX_SPEED: f32 = 120.0;
+
+/// The most agents one measurement takes (about a gigabyte of agents and buffers).
+const MAX_AGENTS: usize = 10_000_000;
+/// The most boxes: building their obstacle tree grows faster than their count.
+const MAX_BOXES: usize = 100_000;
+/// How many random places an agent may try before the boxes count as leaving it no room.
+const PLACEMENT_TRIES: usize = 10_000;
+/// How to call it.
+const USAGE: &str =
+    "usage: orca_bench [--threads N] [--samples N] [--boxes N] [--contact] [COUNT ...]";
 
 /// A number in `[0, 1)` from SplitMix64, advancing `state`.
 fn unit(state: &mut u64) -> f32 {
@@ -66,8 +78,9 @@ struct Options {
     contact: bool,
 }
 
-/// The median step of `count` agents, in steps per second.
-fn steps_per_second(count: usize, options: &Options) -> f64 {
+/// The median step of `count` agents, in steps per second; an error if the boxes leave them no
+/// room.
+fn steps_per_second(count: usize, options: &Options) -> Result<f64, String> {
     let &Options {
         threads,
         samples,
@@ -88,31 +101,38 @@ fn steps_per_second(count: usize, options: &Options) -> f64 {
         eprintln!("{box_count} boxes built in {:?}", begin.elapsed());
     }
     let mut state = 7;
-    let mut agents: Vec<CrowdAgent> = (0..count)
-        .map(|_| {
-            let (mut position, mut direction) = (Vector::ZERO, Vector::ZERO);
-            // Outside every box (with room for the agent's radius).
-            loop {
-                for axis in 0..DIMENSIONS {
-                    position[axis] = (unit(&mut state) - 0.5) * side;
-                    direction[axis] = 2.0 * unit(&mut state) - 1.0;
-                }
-                let inside = |shape: &Shape| {
-                    let (centre, radius) = shape.bounding_ball().expect("finite");
-                    position.distance(centre) < radius + REACH / 10.0
-                };
-                if !shapes.iter().any(inside) {
-                    break;
-                }
+    let mut agents: Vec<CrowdAgent> = Vec::with_capacity(count);
+    for _ in 0..count {
+        let (mut position, mut direction) = (Vector::ZERO, Vector::ZERO);
+        // Outside every box (with room for the agent's radius).
+        let inside = |position: Vector, shape: &Shape| {
+            shape
+                .bounding_ball()
+                .is_some_and(|(centre, radius)| position.distance(centre) < radius + REACH / 10.0)
+        };
+        let mut tries = 0;
+        loop {
+            for axis in 0..DIMENSIONS {
+                position[axis] = (unit(&mut state) - 0.5) * side;
+                direction[axis] = 2.0 * unit(&mut state) - 1.0;
             }
-            CrowdAgent::standing(
-                position,
-                direction.normalize_or(Vector::X) * MAX_SPEED,
-                MAX_SPEED,
-                params,
-            )
-        })
-        .collect();
+            if !shapes.iter().any(|shape| inside(position, shape)) {
+                break;
+            }
+            tries += 1;
+            if tries == PLACEMENT_TRIES {
+                return Err(format!(
+                    "{box_count} boxes leave no room for {count} agents: try fewer boxes or more agents"
+                ));
+            }
+        }
+        agents.push(CrowdAgent::standing(
+            position,
+            direction.normalize_or(Vector::X) * MAX_SPEED,
+            MAX_SPEED,
+            params,
+        ));
+    }
     let mut crowd = OrcaCrowd::default();
     let executor = ScopedThreads(threads);
     let pass = contact.then(ContactPass::default);
@@ -134,10 +154,11 @@ fn steps_per_second(count: usize, options: &Options) -> f64 {
         })
         .collect();
     times.sort_by(f64::total_cmp);
-    1.0 / times[times.len() / 2]
+    Ok(1.0 / times[times.len() / 2])
 }
 
-fn main() {
+/// The options and counts of the command line, or why they are refused.
+fn parse(args: impl IntoIterator<Item = String>) -> Result<(Options, Vec<usize>), String> {
     let mut options = Options {
         threads: 2,
         samples: 5,
@@ -145,25 +166,126 @@ fn main() {
         contact: false,
     };
     let mut counts = Vec::new();
-    let mut args = std::env::args().skip(1);
+    let mut args = args.into_iter();
+    let whole = |name: &str, value: Option<String>, most: usize| {
+        let value = value.ok_or_else(|| format!("{name} needs a number"))?;
+        let number: usize = value
+            .parse()
+            .map_err(|_| format!("{name}: `{value}` is not a whole number"))?;
+        if number > most {
+            return Err(format!("{name}: {number} is more than the {most} allowed"));
+        }
+        Ok(number)
+    };
     while let Some(arg) = args.next() {
-        let mut number = |name: &str| {
-            args.next()
-                .and_then(|value| value.parse().ok())
-                .unwrap_or_else(|| panic!("{name} needs a number"))
-        };
         match arg.as_str() {
-            "--threads" => options.threads = number("--threads"),
-            "--samples" => options.samples = number("--samples"),
-            "--boxes" => options.box_count = number("--boxes"),
+            "--threads" => options.threads = whole("--threads", args.next(), 1024)?.max(1),
+            "--samples" => options.samples = whole("--samples", args.next(), 100_000)?.max(1),
+            "--boxes" => options.box_count = whole("--boxes", args.next(), MAX_BOXES)?,
             "--contact" => options.contact = true,
-            count => counts.push(count.parse().expect("a count of agents")),
+            flag if flag.starts_with('-') => return Err(format!("unknown option `{flag}`")),
+            count => counts.push(whole(
+                "a count of agents",
+                Some(count.to_owned()),
+                MAX_AGENTS,
+            )?),
         }
     }
     if counts.is_empty() {
         counts = vec![1000, 10_000, 100_000];
     }
+    Ok((options, counts))
+}
+
+fn main() {
+    let fail = |message: String| -> ! {
+        eprintln!("orca_bench: {message}\n{USAGE}");
+        std::process::exit(2)
+    };
+    let (options, counts) = parse(std::env::args().skip(1)).unwrap_or_else(|message| fail(message));
     for count in counts {
-        println!("{count} {:.1}", steps_per_second(count, &options));
+        match steps_per_second(count, &options) {
+            Ok(rate) => println!("{count} {rate:.1}"),
+            Err(message) => fail(message),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(args: &[&str]) -> Result<(Options, Vec<usize>), String> {
+        parse(args.iter().map(|arg| arg.to_string()))
+    }
+
+    #[test]
+    fn options_and_counts_are_read() {
+        let (options, counts) = parsed(&[
+            "--threads",
+            "3",
+            "--samples",
+            "0",
+            "--boxes",
+            "4",
+            "--contact",
+            "7",
+            "0",
+        ])
+        .unwrap();
+        assert_eq!(
+            (
+                options.threads,
+                options.samples,
+                options.box_count,
+                options.contact
+            ),
+            (3, 1, 4, true)
+        );
+        assert_eq!(counts, vec![7, 0]);
+        assert_eq!(parsed(&[]).unwrap().1, vec![1000, 10_000, 100_000]);
+    }
+
+    #[test]
+    fn what_is_not_a_whole_number_within_its_cap_is_refused() {
+        for args in [
+            &["--threads"][..],
+            &["--samples", "NaN"],
+            &["--boxes", "-1"],
+            &["--boxes", "1e3"],
+            &["--threads", "99999999999999999999999"],
+            &["ten"],
+            &["--fast"],
+            &["-5"],
+            &["10000001"],
+            &["--boxes", "100001"],
+        ] {
+            assert!(parsed(args).is_err(), "{args:?} accepted");
+        }
+    }
+
+    #[test]
+    fn boxes_that_leave_no_room_are_an_error_not_a_hang() {
+        let options = Options {
+            threads: 1,
+            samples: 1,
+            box_count: 100,
+            contact: false,
+        };
+        // A hundred boxes over the square of ten agents cover it; in 3D they stand on one
+        // plane, and the agents find room above and below.
+        let placed = steps_per_second(10, &options);
+        if DIMENSIONS == 2 {
+            let error = placed.unwrap_err();
+            assert!(error.contains("no room"), "{error}");
+        } else {
+            assert!(placed.unwrap() > 0.0);
+        }
+        let options = Options {
+            box_count: 0,
+            ..options
+        };
+        assert!(steps_per_second(0, &options).unwrap().is_finite());
+        assert!(steps_per_second(50, &options).unwrap() > 0.0);
     }
 }
