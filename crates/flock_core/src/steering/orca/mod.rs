@@ -50,6 +50,7 @@ mod obstacles;
 mod program;
 #[cfg(flock_3d)]
 mod program_3d;
+mod sorting_network;
 #[cfg(test)]
 mod test_random;
 

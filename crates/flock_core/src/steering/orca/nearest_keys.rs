@@ -6,6 +6,7 @@
 //! search looks in. A search may start narrowed to a guess (where a crowd's agent found its
 //! nearest the step before), and says when the guess was too near to be sure.
 
+use super::sorting_network::{NETWORK_PLACES, sort_up_to_sixteen};
 use crate::math::Vector;
 
 /// How many candidates beyond twice the capacity are taken before the nearest are picked.
@@ -114,9 +115,10 @@ impl<'a> NearestKeys<'a> {
         let taken = &mut self.kept[..self.count];
         // A sort, not `select_nth_unstable`: at these sizes (one to three times the capacity)
         // a small sort is the faster, and it leaves the keys kept in the order `chosen` gives
-        // them. A few sort fastest by rank.
-        if taken.len() <= RANKED {
-            sort_by_rank(taken);
+        // them. A search most often ends with a few more than the capacity of ten: a sorting
+        // network's.
+        if taken.len() <= NETWORK_PLACES {
+            sort_up_to_sixteen(taken);
         } else {
             taken.sort_unstable();
         }
@@ -176,30 +178,6 @@ impl<'a> NearestKeys<'a> {
         self.finish();
         self.chosen()
     }
-}
-
-/// The most keys [`sort_by_rank`] sorts: up to as many as the standard sort would insert one
-/// by one (beyond, its sorting network is the faster).
-const RANKED: usize = 20;
-
-/// Sorts up to [`RANKED`] keys by counting, for each, the keys that go before it: its place.
-/// Quadratic, but without a branch on the keys, where an insertion sort mispredicts at about
-/// every key. Equal keys go in the order given.
-fn sort_by_rank(keys: &mut [u64]) {
-    let mut sorted = [0_u64; RANKED];
-    for (index, &key) in keys.iter().enumerate() {
-        let (before, after) = keys.split_at(index);
-        let rank = before
-            .iter()
-            .map(|&other| usize::from(other <= key))
-            .sum::<usize>()
-            + after
-                .iter()
-                .map(|&other| usize::from(other < key))
-                .sum::<usize>();
-        sorted[rank] = key;
-    }
-    keys.copy_from_slice(&sorted[..keys.len()]);
 }
 
 #[cfg(test)]
@@ -283,26 +261,6 @@ mod tests {
         let mut keys = NearestKeys::new(0, 10.0, 5, false, &mut kept);
         keys.offer_run(&run, |c| c.position);
         assert!(keys.finish());
-    }
-
-    #[test]
-    fn sorting_by_rank_sorts_as_the_standard_sort_does() {
-        let mut state = 3_u64;
-        for len in 0..=RANKED {
-            // Distances with ties, ids with repeats: some keys equal.
-            let mut keys: Vec<u64> = (0..len as u64)
-                .map(|_| {
-                    state = state
-                        .wrapping_mul(6_364_136_223_846_793_005)
-                        .wrapping_add(1);
-                    ((state >> 61) << 32) | (state >> 60 & 3)
-                })
-                .collect();
-            let mut expected = keys.clone();
-            expected.sort_unstable();
-            sort_by_rank(&mut keys);
-            assert_eq!(keys, expected, "{len} keys");
-        }
     }
 
     #[test]
