@@ -101,15 +101,15 @@ fn steps_per_second(count: usize, options: &Options) -> Result<f64, String> {
         eprintln!("{box_count} boxes built in {:?}", begin.elapsed());
     }
     let mut state = 7;
+    // Agents start outside every box (with room for their radius).
+    let inside = |position: Vector, shape: &Shape| {
+        shape
+            .bounding_ball()
+            .is_some_and(|(centre, radius)| position.distance(centre) < radius + REACH / 10.0)
+    };
     let mut agents: Vec<CrowdAgent> = Vec::with_capacity(count);
     for _ in 0..count {
         let (mut position, mut direction) = (Vector::ZERO, Vector::ZERO);
-        // Outside every box (with room for the agent's radius).
-        let inside = |position: Vector, shape: &Shape| {
-            shape
-                .bounding_ball()
-                .is_some_and(|(centre, radius)| position.distance(centre) < radius + REACH / 10.0)
-        };
         let mut tries = 0;
         loop {
             for axis in 0..DIMENSIONS {

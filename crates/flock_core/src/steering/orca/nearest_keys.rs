@@ -6,7 +6,7 @@
 //! search looks in. A search may start narrowed to a guess (where a crowd's agent found its
 //! nearest the step before), and says when the guess was too near to be sure.
 
-use super::sorting_network::{NETWORK_PLACES, sort_up_to_sixteen};
+use super::sorting_network::sort_keys;
 use crate::math::Vector;
 
 /// How many candidates beyond twice the capacity are taken before the nearest are picked.
@@ -115,13 +115,9 @@ impl<'a> NearestKeys<'a> {
         let taken = &mut self.kept[..self.count];
         // A sort, not `select_nth_unstable`: at these sizes (one to three times the capacity)
         // a small sort is the faster, and it leaves the keys kept in the order `chosen` gives
-        // them. A search most often ends with a few more than the capacity of ten: a sorting
-        // network's.
-        if taken.len() <= NETWORK_PLACES {
-            sort_up_to_sixteen(taken);
-        } else {
-            taken.sort_unstable();
-        }
+        // them. A search most often ends with a few more than its capacity (ten in RVO2's
+        // examples): few enough for a sorting network.
+        sort_keys(taken);
         let mut unique = taken.len();
         if self.repeats {
             // The same candidate at the same distance: equal keys, side by side.

@@ -1,12 +1,12 @@
-//! A sorting network for the few keys a crowd agent's neighbour search ends with: Batcher's
-//! odd-even merge sort of sixteen places (Knuth, The Art of Computer Programming, vol. 3,
+//! The sort of the few keys a crowd agent's neighbour search ends with: up to sixteen through a
+//! sorting network, Batcher's odd-even merge sort of sixteen places (Knuth, The Art of Computer Programming, vol. 3,
 //! 5.3.4), a fixed sequence of compare-exchanges. Each is a minimum and a maximum, with no
 //! branch on the keys, so nothing is mispredicted, and sixteen keys take 63 of them (a sort by
 //! rank compares every pair, an insertion sort mispredicts about once a key). The pairs are
 //! written out so that the compiler unrolls them, with every place a constant.
 
-/// The most keys [`sort_up_to_sixteen`] sorts.
-pub(super) const NETWORK_PLACES: usize = 16;
+/// The most keys the network sorts; more go to the standard sort.
+const NETWORK_PLACES: usize = 16;
 
 /// Puts the smaller of `keys[first]` and `keys[second]` first.
 #[inline(always)]
@@ -23,12 +23,16 @@ macro_rules! exchanges {
     };
 }
 
-/// Sorts up to [`NETWORK_PLACES`] keys (more is a caller's error: only the first sixteen are
-/// sorted). The places beyond them hold the largest key, which sorts last.
-pub(super) fn sort_up_to_sixteen(keys: &mut [u64]) {
-    let len = keys.len().min(NETWORK_PLACES);
+/// Sorts `keys`: up to [`NETWORK_PLACES`] through the network (the places beyond them hold the
+/// largest key, which sorts last), more with the standard sort.
+pub(super) fn sort_keys(keys: &mut [u64]) {
+    let len = keys.len();
+    if len > NETWORK_PLACES {
+        keys.sort_unstable();
+        return;
+    }
     let mut places = [u64::MAX; NETWORK_PLACES];
-    places[..len].copy_from_slice(&keys[..len]);
+    places[..len].copy_from_slice(keys);
     // Sorted runs of two, then four, eight and sixteen, each merged from two of the last.
     exchanges!(places: (0, 1) (2, 3) (4, 5) (6, 7) (8, 9) (10, 11) (12, 13) (14, 15));
     exchanges!(places: (0, 2) (1, 3) (4, 6) (5, 7) (8, 10) (9, 11) (12, 14) (13, 15));
@@ -40,7 +44,7 @@ pub(super) fn sort_up_to_sixteen(keys: &mut [u64]) {
     exchanges!(places: (4, 8) (5, 9) (6, 10) (7, 11));
     exchanges!(places: (2, 4) (3, 5) (6, 8) (7, 9) (10, 12) (11, 13));
     exchanges!(places: (1, 2) (3, 4) (5, 6) (7, 8) (9, 10) (11, 12) (13, 14));
-    keys[..len].copy_from_slice(&places[..len]);
+    keys.copy_from_slice(&places[..len]);
 }
 
 #[cfg(test)]
@@ -55,7 +59,7 @@ mod tests {
             let mut keys: Vec<u64> = (0..NETWORK_PLACES)
                 .map(|place| u64::from(bits >> place & 1))
                 .collect();
-            sort_up_to_sixteen(&mut keys);
+            sort_keys(&mut keys);
             let ones = bits.count_ones() as usize;
             assert!(
                 keys[..NETWORK_PLACES - ones].iter().all(|&key| key == 0)
@@ -66,10 +70,11 @@ mod tests {
     }
 
     #[test]
-    fn fewer_keys_sort_as_the_standard_sort_does_the_largest_and_repeats_included() {
+    fn keys_sort_as_the_standard_sort_does_the_largest_and_repeats_included() {
         let mut state = 5_u64;
+        // Up to sixteen keys through the network, and a few more through the standard sort.
         for round in 0..3000 {
-            let len = round % (NETWORK_PLACES + 1);
+            let len = round % (NETWORK_PLACES + 9);
             let mut keys: Vec<u64> = (0..len)
                 .map(|_| {
                     state = state
@@ -83,7 +88,7 @@ mod tests {
                 .collect();
             let mut expected = keys.clone();
             expected.sort_unstable();
-            sort_up_to_sixteen(&mut keys);
+            sort_keys(&mut keys);
             assert_eq!(keys, expected, "{len} keys");
         }
     }
